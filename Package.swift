@@ -1,0 +1,35 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "SignInBridge",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        // The piece partner apps embed: value types and codecs, no I/O.
+        .library(name: "SignInProtocol", targets: ["SignInProtocol"]),
+        .executable(name: "signin-bridge", targets: ["SignInBridgeCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // SHA-256 for PKCE; on Apple platforms this is CryptoKit underneath.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+    ],
+    targets: [
+        .target(
+            name: "SignInProtocol",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .executableTarget(
+            name: "SignInBridgeCLI",
+            dependencies: [
+                "SignInProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "SignInProtocolTests",
+            dependencies: ["SignInProtocol"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the system packages SignInBridge needs, only those missing. Idempotent; run as root (or with sudo).
+# Usage: scripts/install-deps.sh [test|run|bench]   (default: run)
+set -euo pipefail
+purpose="${1:-run}"
+
+packages=(pkg-config libxml2-dev libsqlite3-dev)
+case "$purpose" in
+  test)  packages+=() ;;
+  bench) packages+=(nginx wrk libxml2-utils) ;;
+  run)   ;;
+  *) echo "usage: $0 [test|run|bench]" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
