@@ -13,7 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SHA-256 for PKCE; on Apple platforms this is CryptoKit underneath.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
-        // Round-trip properties for every codec, inside Swift Testing.
+        // Round-trip property tests (tests only; SignInProtocol itself depends on nothing but swift-crypto).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [

@@ -1,12 +1,11 @@
-/// Any JSON value, for the fields of a response that this library does not model but must not lose
-/// (SPiD's `user_id`, OpenID Connect's `id_token`, a provider's own fields).
+/// Any JSON value, for the parts of a response this library passes along without interpreting
+/// (`ContainerInfo` properties, sections added by later WOPI versions). Integers stay exact.
 public enum JSONValue: Sendable, Hashable, Codable {
-    case string(String)
-    /// A number without fraction or exponent that fits 64 bits, kept exactly.
+    case null
+    case bool(Bool)
     case integer(Int64)
     case number(Double)
-    case bool(Bool)
-    case null
+    case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
 
@@ -32,18 +31,18 @@ public enum JSONValue: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
-        case .string(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
-        case .bool(let value): try container.encode(value)
-        case .null: try container.encodeNil()
+        case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
     }
 }
 
-/// A coding key for any field name, to read and write the fields a type does not declare.
+/// A `CodingKey` for any string, to read and write keys that are not known in advance.
 struct AnyCodingKey: CodingKey, Hashable {
     var stringValue: String
     var intValue: Int? { nil }
