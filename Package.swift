@@ -23,6 +23,8 @@ let package = Package(
         // Bundled SQLite 3.54 on NIO's thread pool; chosen over GRDB by measurement (see BridgeStore/SQLite).
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        // Round-trip property tests (tests only; SignInProtocol itself depends on nothing but swift-crypto).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -64,7 +66,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SignInProtocolTests",
-            dependencies: ["SignInProtocol"]
+            dependencies: [
+                "SignInProtocol",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "BridgeStoreTests",
