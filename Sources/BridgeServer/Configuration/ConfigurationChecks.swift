@@ -1,4 +1,5 @@
 import Foundation
+import SignInProtocol
 
 /// The rules a JSON Schema cannot say: URL semantics, cross-field consistency, uniqueness by key. Each error names
 /// its key path; warnings are printed but do not stop the server.
@@ -67,25 +68,12 @@ struct ConfigurationChecks {
         }
     }
 
-    /// RFC 6749 §3.1.2 (absolute, no fragment), RFC 8252 §7 (private-use schemes in reverse-domain form, loopback).
+    /// Registration rules of SignInProtocol's `RedirectURIPolicy` (RFC 6749 §3.1.2, RFC 8252 §7, RFC 9700 §2.1):
+    /// public clients are native apps, confidential ones web servers (Office's `https://localhost` gets a warning).
     private mutating func checkRedirectURI(_ uri: String, at path: String, publicClient: Bool) {
-        guard let url = URL(string: uri), let scheme = url.scheme?.lowercased() else {
-            return error(path, "expected an absolute URI, got \"\(uri)\"")
-        }
-        if url.fragment != nil || uri.contains("#") { error(path, "must not contain a fragment (RFC 6749 §3.1.2)") }
-        switch scheme {
-        case "https":
-            if url.host == nil { error(path, "https redirect URI needs a host") }
-        case "http":
-            if !Self.isLoopback(url.host) {
-                error(path, "http is allowed only for loopback redirects (RFC 8252 §7.3); use https")
-            }
-        default:
-            if !scheme.contains(".") {
-                let message = "private-use scheme \"\(scheme)\" should be reverse-domain, e.g. com.example.app (RFC 8252 §7.1)"
-                if publicClient { error(path, message) } else { warning(path, message) }
-            }
-        }
+        let assessment = RedirectURIPolicy().assessRegistration(uri, for: publicClient ? .native : .web)
+        for problem in assessment.errors { error(path, problem.description) }
+        for problem in assessment.warnings { warning(path, problem.description) }
     }
 
     private mutating func checkUsers(_ users: [BridgeConfiguration.User]) {

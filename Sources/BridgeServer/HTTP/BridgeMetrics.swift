@@ -1,0 +1,62 @@
+import CoreMetrics
+import Hummingbird
+import Prometheus
+
+/// The server's metrics, exported as Prometheus text at `/metrics`. Counters on the hot path are made once here,
+/// so counting a request is one atomic add rather than a registry lookup.
+public final class BridgeMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    let challenges: Prometheus.Counter
+    let bootstraps: Prometheus.Counter
+    let notFound: Prometheus.Counter
+    let badRequests: Prometheus.Counter
+    let storeFailures: Prometheus.Counter
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        let name = "signin_bridge_bootstrap_responses_total"
+        challenges = registry.makeCounter(name: name, labels: [("outcome", "challenge")])
+        bootstraps = registry.makeCounter(name: name, labels: [("outcome", "bootstrap")])
+        notFound = registry.makeCounter(name: name, labels: [("outcome", "unknown_wopi_src")])
+        badRequests = registry.makeCounter(name: name, labels: [("outcome", "bad_request")])
+        storeFailures = registry.makeCounter(name: name, labels: [("outcome", "store_unavailable")])
+    }
+
+    /// The Prometheus text exposition format (0.0.4).
+    func exposition() -> [UInt8] {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+
+    func count(_ outcome: BootstrapOutcome) {
+        switch outcome {
+        case .challenge: challenges.increment()
+        case .bootstrap: bootstraps.increment()
+        case .unknownWopiSource: notFound.increment()
+        case .badRequest: badRequests.increment()
+        case .storeUnavailable: storeFailures.increment()
+        }
+    }
+}
+
+/// Counts requests by method, route and status, and times them (`http_requests_total`,
+/// `http_request_duration_seconds`).
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: BridgeMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let route = context.endpointPath ?? "unmatched"
+        let status = String(response.status.code)
+        metrics.registry.makeCounter(
+            name: "http_requests_total", labels: [("method", request.method.rawValue), ("route", route), ("status", status)]
+        ).increment()
+        metrics.registry.makeDurationHistogram(
+            name: "http_request_duration_seconds", labels: [("route", route)],
+            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2)]
+        ).recordNanoseconds(Int64((ContinuousClock.now - start) / .nanoseconds(1)))
+        return response
+    }
+}

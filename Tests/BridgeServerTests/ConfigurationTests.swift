@@ -1,0 +1,1 @@
+// Placeholder removed once the server tests land.
