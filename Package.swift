@@ -7,6 +7,8 @@ let package = Package(
     products: [
         // The piece partner apps embed: value types and codecs, no I/O.
         .library(name: "SignInProtocol", targets: ["SignInProtocol"]),
+        // Checks partner apps' AndroidManifest.xml, Info.plist and url_schemes.json (libxml2 underneath).
+        .library(name: "ManifestLint", targets: ["ManifestLint"]),
         .executable(name: "signin-bridge", targets: ["SignInBridgeCLI"]),
     ],
     dependencies: [
@@ -19,16 +21,33 @@ let package = Package(
             name: "SignInProtocol",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
+        // libxml2 through a shim header that hides ICU and wraps libxml2's macros (TOOLCHAIN.md).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "ManifestLint",
+            dependencies: ["CLibXML2", "SignInProtocol"],
+            exclude: ["Schemas/README.md"],
+            resources: [.embedInCode("Schemas/android-manifest.rng"), .embedInCode("Schemas/plist.rng")]
+        ),
         .executableTarget(
             name: "SignInBridgeCLI",
             dependencies: [
                 "SignInProtocol",
+                "ManifestLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "SignInProtocolTests",
             dependencies: ["SignInProtocol"]
+        ),
+        .testTarget(
+            name: "ManifestLintTests",
+            dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"]
         ),
     ],
     swiftLanguageModes: [.v6]
