@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SHA-256 for PKCE; on Apple platforms this is CryptoKit underneath.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        // Round-trip property tests (tests only; SignInProtocol itself depends on nothing but swift-crypto).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -43,7 +45,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SignInProtocolTests",
-            dependencies: ["SignInProtocol"]
+            dependencies: [
+                "SignInProtocol",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "ManifestLintTests",
