@@ -35,6 +35,11 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Runs the built `signin-bridge` as a subprocess; depending on the executable target makes SwiftPM build it.
+        .testTarget(
+            name: "SignInBridgeCLITests",
+            dependencies: ["SignInBridgeCLI"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
