@@ -54,6 +54,11 @@ let package = Package(
             name: "ManifestLintTests",
             dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"]
         ),
+        // Runs the built `signin-bridge` as a subprocess; depending on the executable target makes SwiftPM build it.
+        .testTarget(
+            name: "SignInBridgeCLITests",
+            dependencies: ["SignInBridgeCLI"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
