@@ -1,0 +1,118 @@
+/// An app's request for a one-time code that a sibling client of the same merchant can redeem for the same
+/// user (SPiD `POST /oauth/exchange`, seed 003): `clientId` (the target), `type`, and the user's access token,
+/// in the `oauth_token` form field as SPiD's SDKs send it or in an `Authorization: Bearer` header.
+///
+/// The standard form of the same idea is RFC 8693 token exchange (`TokenRequest.Grant.tokenExchange`).
+public struct ExchangeRequest: Sendable, Hashable, CustomStringConvertible {
+    /// Where the user's token travels.
+    public enum TokenPlacement: String, Sendable, Hashable, Codable {
+        /// `oauth_token=…` in the form body (SPiD).
+        case formField
+        /// `Authorization: Bearer …` (RFC 6750 §2.1), which keeps the token out of bodies that get logged.
+        case bearerHeader
+    }
+
+    /// `clientId`: the client that will redeem the code.
+    public var targetClientID: String
+    public var type: ExchangeCodeType
+    /// The user's access token, issued to the calling app.
+    public var userToken: String
+    public var tokenPlacement: TokenPlacement
+    public var additionalParameters: FormParameters
+
+    public init(
+        targetClientID: String, type: ExchangeCodeType, userToken: String, tokenPlacement: TokenPlacement = .bearerHeader,
+        additionalParameters: FormParameters = FormParameters()
+    ) {
+        self.targetClientID = targetClientID
+        self.type = type
+        self.userToken = userToken
+        self.tokenPlacement = tokenPlacement
+        self.additionalParameters = additionalParameters
+    }
+
+    /// Never prints the token.
+    public var description: String {
+        "ExchangeRequest(clientId: \(targetClientID), type: \(type.rawValue), token in \(tokenPlacement.rawValue))"
+    }
+
+    static let known = ["clientId", "type", "oauth_token"]
+
+    // MARK: Decoding
+
+    /// Decodes the form body and the `Authorization` header value, if the request had one.
+    public static func decode(
+        form body: some StringProtocol, authorization: String? = nil, limit: InputLimit = .default
+    ) throws(OAuthDecodingError) -> ExchangeRequest {
+        let form = try FormParameters.decodeForOAuth(body, limit: limit, what: "exchange request")
+        return try decode(form, authorization: authorization, limit: limit)
+    }
+
+    public static func decode(
+        _ form: FormParameters, authorization: String? = nil, limit: InputLimit = .default
+    ) throws(OAuthDecodingError) -> ExchangeRequest {
+        try form.rejectDuplicates(of: known)
+        let target = try form.required("clientId")
+        let rawType = try form.required("type")
+        guard let type = ExchangeCodeType(rawValue: rawType) else {
+            throw .invalidParameter("type", reason: "must be 'code' or 'session', not '\(rawType)'")
+        }
+        let formToken = form["oauth_token"].nonEmpty
+        let token: String
+        let placement: TokenPlacement
+        if let authorization, !authorization.isEmpty {
+            // RFC 6750 §2: a client MUST NOT use more than one method to send the token.
+            if formToken != nil {
+                throw .invalidParameter("oauth_token", reason: "the token was also sent in the Authorization header (RFC 6750 §2)")
+            }
+            token = try bearerToken(authorization, limit: limit)
+            placement = .bearerHeader
+        } else if let formToken {
+            token = formToken
+            placement = .formField
+        } else {
+            throw .missingParameter("oauth_token")
+        }
+        return ExchangeRequest(
+            targetClientID: target, type: type, userToken: token, tokenPlacement: placement,
+            additionalParameters: form.excluding(Set(known)))
+    }
+
+    /// The token of `Bearer <b64token>` (RFC 6750 §2.1), scheme case-insensitive.
+    static func bearerToken(_ header: String, limit: InputLimit) throws(OAuthDecodingError) -> String {
+        do { try limit.check(header, what: "Authorization header") } catch { throw .tooLarge(error) }
+        let trimmed = header.drop(while: { $0 == " " })
+        guard let space = trimmed.firstIndex(of: " "), trimmed[..<space].asciiLowercased() == "bearer" else {
+            throw .invalidParameter("Authorization", reason: "must be 'Bearer <token>' (RFC 6750 §2.1)")
+        }
+        let token = trimmed[space...].drop(while: { $0 == " " })
+        let body = token.utf8.reversed().drop(while: { $0 == UInt8(ascii: "=") })
+        guard !body.isEmpty, body.allSatisfy(isB64TokenByte) else {
+            throw .invalidParameter("Authorization", reason: "the bearer token must be a b64token (RFC 6750 §2.1)")
+        }
+        return String(token)
+    }
+
+    static func isB64TokenByte(_ byte: UInt8) -> Bool {
+        PercentEncoding.isUnreserved(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+    }
+
+    // MARK: Encoding
+
+    /// The form body's parameters; `oauth_token` only when the token travels in the body.
+    public var form: FormParameters {
+        var form = FormParameters()
+        form.append("clientId", targetClientID)
+        form.append("type", type.rawValue)
+        if tokenPlacement == .formField { form.append("oauth_token", userToken) }
+        form.append(contentsOf: additionalParameters)
+        return form
+    }
+
+    public var formBody: String { form.encoded }
+
+    /// `Bearer <token>` when the token travels in the header, else nil.
+    public var authorizationHeader: String? {
+        tokenPlacement == .bearerHeader ? "Bearer " + userToken : nil
+    }
+}
