@@ -48,9 +48,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try await runtime.app.seedUsers()
         let issuer = configuration.issuer
+        let startupLogger = logger
         let application = runtime.app.makeApplication { channel in
             let address = channel.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
-            logger.notice(
+            startupLogger.notice(
                 "listening",
                 metadata: ["address": "\(address)", "bootstrap": "\(issuer)/wopibootstrapper"])
         }

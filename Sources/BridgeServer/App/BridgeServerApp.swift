@@ -1,6 +1,7 @@
 import BridgeStore
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -71,12 +72,13 @@ public struct BridgeServerApp: Sendable {
             inner: router.buildResponder(), challenge: challenge.response, metrics: metrics,
             logRequests: configuration.log.requests ?? true)
         let limits = configuration.limits
-        var http1 = HTTP1Channel.Configuration(
+        let http1 = HTTP1Channel.Configuration(
             idleTimeout: .seconds(Int64(limits.idleTimeoutSeconds)),
             httpDecoderConfiguration: .init(
-                maxHeaderFieldSize: limits.maxHeaderValueBytes + 256, maxHeaderListSize: 4 * limits.maxHeaderValueBytes,
+                // Above the per-value limit, so that RequestLimitsMiddleware answers 431 with the usual headers;
+                // only grossly oversized heads get the HTTP parser's bare 400.
+                maxHeaderFieldSize: 4 * limits.maxHeaderValueBytes, maxHeaderListSize: 8 * limits.maxHeaderValueBytes,
                 maxHeaderFieldCount: 100))
-        http1.idleTimeout = .seconds(Int64(limits.idleTimeoutSeconds))
         return Application(
             responder: responder,
             server: .http1(configuration: http1),

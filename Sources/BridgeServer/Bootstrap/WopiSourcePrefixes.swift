@@ -3,7 +3,7 @@ import Foundation
 /// The WOPI resources this host serves: a `X-WOPI-WopiSrc` is accepted when it starts with one of the configured
 /// prefixes, compared as URLs (scheme and host ignoring case, same port, path on whole segments), so that
 /// `https://wopi.example/files` does not accept `https://wopi.example/files-of-someone-else/1` or
-/// `https://wopi.example.attacker.test/…`. Dot segments are refused outright.
+/// `https://wopi.example.attacker.test/…`, nor the prefix folder itself. Dot segments are refused outright.
 struct WopiSourcePrefixes: Sendable {
     struct Prefix: Sendable {
         let scheme: String
@@ -26,7 +26,7 @@ struct WopiSourcePrefixes: Sendable {
         else { return false }
         return prefixes.contains { prefix in
             prefix.scheme == candidate.scheme && prefix.host == candidate.host && prefix.port == candidate.port
-                && candidate.segments.count >= prefix.pathSegments.count
+                && candidate.segments.count > prefix.pathSegments.count
                 && zip(prefix.pathSegments, candidate.segments).allSatisfy { $0 == $1 }
         }
     }

@@ -82,24 +82,35 @@ struct ConfigNode: Sendable, Hashable {
 }
 
 extension ConfigNode {
-    /// Converts a composed YAML document. Aliases are refused: a configuration file has no need for them and they
-    /// are the vector of "billion laughs" expansion.
+    /// Converts a composed YAML document, refusing one that expands to more than `maxValues` values.
     init(yaml node: Node) throws(ConfigurationError) {
+        var budget = Self.maxValues
+        try self.init(yaml: node, budget: &budget)
+    }
+
+    /// Yams expands aliases while composing; counting values bounds the work a "billion laughs" file can cause.
+    static let maxValues = 100_000
+
+    private init(yaml node: Node, budget: inout Int) throws(ConfigurationError) {
+        budget -= 1
+        guard budget >= 0 else {
+            throw .single("", "the configuration has more than \(Self.maxValues) values (expanded YAML aliases?)")
+        }
         let line = node.mark?.line
         switch node {
         case .scalar(let scalar):
-            switch node.tag.name {
-            case .int:
+            switch node.tag.rawValue {
+            case Tag.Name.int.rawValue:
                 guard let int = node.int else { throw .single("", "integer \(scalar.string) is out of range", line) }
                 self.init(.integer(int), line: line)
-            case .float: self.init(.number(node.float ?? .nan), line: line)
-            case .bool: self.init(.bool(node.bool ?? false), line: line)
-            case .null: self.init(.null, line: line)
+            case Tag.Name.float.rawValue: self.init(.number(node.float ?? .nan), line: line)
+            case Tag.Name.bool.rawValue: self.init(.bool(node.bool ?? false), line: line)
+            case Tag.Name.null.rawValue: self.init(.null, line: line)
             default: self.init(.string(scalar.string), line: line)
             }
         case .sequence(let sequence):
             var items: [ConfigNode] = []
-            for item in sequence { items.append(try ConfigNode(yaml: item)) }
+            for item in sequence { items.append(try ConfigNode(yaml: item, budget: &budget)) }
             self.init(.array(items), line: line)
         case .mapping(let mapping):
             var members: [Member] = []
@@ -110,11 +121,11 @@ extension ConfigNode {
                 if members.contains(where: { $0.key == keyScalar.string }) {
                     throw .single(keyScalar.string, "key appears twice", key.mark?.line)
                 }
-                members.append(Member(key: keyScalar.string, node: try ConfigNode(yaml: value)))
+                members.append(Member(key: keyScalar.string, node: try ConfigNode(yaml: value, budget: &budget)))
             }
             self.init(.object(members), line: line)
         case .alias:
-            throw .single("", "YAML aliases are not supported in the configuration", line)
+            throw .single("", "unresolved YAML alias", line)
         }
     }
 }

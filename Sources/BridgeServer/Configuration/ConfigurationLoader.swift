@@ -92,6 +92,9 @@ public struct ConfigurationLoader: Sendable {
         return try ConfigNode(yaml: node)
     }
 
+    /// The JSON Schema the loader enforces (also published as schemas/bridge-config.schema.json).
+    public static var schemaText: String { BridgeConfigSchema.text }
+
     static let schemaValidator: SchemaValidator = {
         do {
             return try SchemaValidator(schema: parse(BridgeConfigSchema.text, emptyMessage: "empty schema"))

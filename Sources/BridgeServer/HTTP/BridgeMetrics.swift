@@ -14,12 +14,26 @@ public final class BridgeMetrics: Sendable {
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        let name = "signin_bridge_bootstrap_responses_total"
-        challenges = registry.makeCounter(name: name, labels: [("outcome", "challenge")])
-        bootstraps = registry.makeCounter(name: name, labels: [("outcome", "bootstrap")])
-        notFound = registry.makeCounter(name: name, labels: [("outcome", "unknown_wopi_src")])
-        badRequests = registry.makeCounter(name: name, labels: [("outcome", "bad_request")])
-        storeFailures = registry.makeCounter(name: name, labels: [("outcome", "store_unavailable")])
+        let name = Self.bootstrapResponses
+        challenges = registry.makeCounter(descriptor: name, labels: [("outcome", "challenge")])
+        bootstraps = registry.makeCounter(descriptor: name, labels: [("outcome", "bootstrap")])
+        notFound = registry.makeCounter(descriptor: name, labels: [("outcome", "unknown_wopi_src")])
+        badRequests = registry.makeCounter(descriptor: name, labels: [("outcome", "bad_request")])
+        storeFailures = registry.makeCounter(descriptor: name, labels: [("outcome", "store_unavailable")])
+    }
+
+    static var bootstrapResponses: MetricNameDescriptor {
+        MetricNameDescriptor(
+        namespace: "signin_bridge", metricName: "bootstrap_responses", unitName: "total",
+        helpText: "Answers of /wopibootstrapper by outcome.")
+    }
+    static var httpRequests: MetricNameDescriptor {
+        MetricNameDescriptor(
+        metricName: "http_requests", unitName: "total", helpText: "HTTP requests by method, route and status.")
+    }
+    static var httpDuration: MetricNameDescriptor {
+        MetricNameDescriptor(
+        metricName: "http_request_duration", unitName: "seconds", helpText: "HTTP request duration by route.")
     }
 
     /// The Prometheus text exposition format (0.0.4).
@@ -51,10 +65,10 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let route = context.endpointPath ?? "unmatched"
         let status = String(response.status.code)
         metrics.registry.makeCounter(
-            name: "http_requests_total", labels: [("method", request.method.rawValue), ("route", route), ("status", status)]
+            descriptor: BridgeMetrics.httpRequests, labels: [("method", request.method.rawValue), ("route", route), ("status", status)]
         ).increment()
         metrics.registry.makeDurationHistogram(
-            name: "http_request_duration_seconds", labels: [("route", route)],
+            descriptor: BridgeMetrics.httpDuration, labels: [("route", route)],
             buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2)]
         ).recordNanoseconds(Int64((ContinuousClock.now - start) / .nanoseconds(1)))
         return response

@@ -75,11 +75,17 @@ public final class SQLiteStore: Store {
         guard isClosed.withLockedValue({ closed in defer { closed = true }; return !closed }) else { return }
         // Waits for a running transaction to finish before the connections go.
         await writeLock.acquire()
-        var failure: (any Error)?
-        do { try await reader.close() } catch { failure = error }
-        do { try await writer.close() } catch { failure = failure ?? error }
+        // In a fresh task: closing must happen even when the caller is being cancelled (graceful shutdown).
+        let (reader, writer) = (self.reader, self.writer)
+        let closing = Task {
+            var failure: (any Error)?
+            do { try await reader.close() } catch { failure = error }
+            do { try await writer.close() } catch { failure = failure ?? error }
+            if let failure { throw failure }
+        }
+        let result = await closing.result
         await writeLock.release()
-        if let failure { throw failure }
+        try result.get()
     }
 
     // MARK: plumbing
