@@ -7,6 +7,8 @@ let package = Package(
     products: [
         // The piece partner apps embed: value types and codecs, no I/O.
         .library(name: "SignInProtocol", targets: ["SignInProtocol"]),
+        // Checks partner apps' AndroidManifest.xml, Info.plist and url_schemes.json (libxml2 underneath).
+        .library(name: "ManifestLint", targets: ["ManifestLint"]),
         .executable(name: "signin-bridge", targets: ["SignInBridgeCLI"]),
     ],
     dependencies: [
@@ -21,10 +23,23 @@ let package = Package(
             name: "SignInProtocol",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
+        // libxml2 through a shim header that hides ICU and wraps libxml2's macros (TOOLCHAIN.md).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "ManifestLint",
+            dependencies: ["CLibXML2", "SignInProtocol"],
+            exclude: ["Schemas/README.md"],
+            resources: [.embedInCode("Schemas/android-manifest.rng"), .embedInCode("Schemas/plist.rng")]
+        ),
         .executableTarget(
             name: "SignInBridgeCLI",
             dependencies: [
                 "SignInProtocol",
+                "ManifestLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -34,6 +49,10 @@ let package = Package(
                 "SignInProtocol",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "ManifestLintTests",
+            dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"]
         ),
         // Runs the built `signin-bridge` as a subprocess; depending on the executable target makes SwiftPM build it.
         .testTarget(

@@ -1,0 +1,185 @@
+/// Where each start tag and attribute of a well-formed document is, in document order.
+///
+/// libxml2 keeps only a line per element (the line where the start tag *ends*) and nothing for attributes, but a
+/// finding should point at the exact attribute. Once libxml2 has said the document is well-formed, this small scanner
+/// finds the same start tags in the same order, skipping comments, CDATA, processing instructions and the DOCTYPE
+/// (entities are not expanded, so their replacement text never appears in the element tree).
+struct XMLSourceMap {
+    struct Attribute {
+        var qualifiedName: String
+        var position: SourcePosition
+        var valuePosition: SourcePosition
+    }
+
+    struct StartTag {
+        var qualifiedName: String
+        var position: SourcePosition
+        var attributes: [Attribute]
+    }
+
+    private(set) var startTags: [StartTag] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        var scanner = Scanner(bytes: bytes)
+        startTags = scanner.scanStartTags()
+    }
+
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+        var line = 1
+        var column = 1
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            // A UTF-8 byte order mark is not a column.
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        }
+
+        var position: SourcePosition { SourcePosition(line: line, column: column) }
+        var atEnd: Bool { index >= bytes.count }
+
+        func peek(_ offset: Int = 0) -> UInt8 {
+            index + offset < bytes.count ? bytes[index + offset] : 0
+        }
+
+        func looking(at literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            let start = literal.utf8Start
+            for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
+            return true
+        }
+
+        /// Moves one byte on, counting lines (LF, CR LF and a lone CR each end a line, as XML normalises them) and
+        /// columns in code points (UTF-8 continuation bytes do not start a column).
+        mutating func advance() {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\n"):
+                line += 1
+                column = 1
+            case UInt8(ascii: "\r"):
+                if peek() != UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                }
+            default:
+                if byte & 0xC0 != 0x80 { column += 1 }
+            }
+        }
+
+        mutating func advance(by count: Int) {
+            for _ in 0..<count where !atEnd { advance() }
+        }
+
+        mutating func skip(past terminator: StaticString) {
+            while !atEnd && !looking(at: terminator) { advance() }
+            advance(by: terminator.utf8CodeUnitCount)
+        }
+
+        static func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+
+        mutating func skipSpaces() {
+            while !atEnd && Self.isSpace(peek()) { advance() }
+        }
+
+        mutating func readName() -> String {
+            let start = index
+            while !atEnd {
+                let byte = peek()
+                if Self.isSpace(byte) || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ">")
+                    || byte == UInt8(ascii: "/")
+                {
+                    break
+                }
+                advance()
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        }
+
+        /// Skips `<!DOCTYPE …>` including an internal subset with its quoted literals and comments.
+        mutating func skipDoctype() {
+            var bracketDepth = 0
+            while !atEnd {
+                if looking(at: "<!--") {
+                    skip(past: "-->")
+                    continue
+                }
+                let byte = peek()
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                    advance()
+                    while !atEnd && peek() != byte { advance() }
+                    if !atEnd { advance() }
+                    continue
+                case UInt8(ascii: "["): bracketDepth += 1
+                case UInt8(ascii: "]"): bracketDepth -= 1
+                case UInt8(ascii: ">") where bracketDepth <= 0:
+                    advance()
+                    return
+                default: break
+                }
+                advance()
+            }
+        }
+
+        mutating func scanStartTags() -> [StartTag] {
+            var tags = [StartTag]()
+            while !atEnd {
+                guard peek() == UInt8(ascii: "<") else {
+                    advance()
+                    continue
+                }
+                if looking(at: "<!--") {
+                    skip(past: "-->")
+                } else if looking(at: "<![CDATA[") {
+                    skip(past: "]]>")
+                } else if looking(at: "<?") {
+                    skip(past: "?>")
+                } else if looking(at: "<!") {
+                    skipDoctype()
+                } else if looking(at: "</") {
+                    skip(past: ">")
+                } else {
+                    tags.append(scanStartTag())
+                }
+            }
+            return tags
+        }
+
+        mutating func scanStartTag() -> StartTag {
+            let tagPosition = position
+            advance()  // <
+            var tag = StartTag(qualifiedName: readName(), position: tagPosition, attributes: [])
+            while !atEnd {
+                skipSpaces()
+                let byte = peek()
+                if byte == UInt8(ascii: ">") {
+                    advance()
+                    break
+                }
+                if byte == UInt8(ascii: "/") {
+                    advance(by: 2)
+                    break
+                }
+                let namePosition = position
+                let name = readName()
+                skipSpaces()
+                if peek() == UInt8(ascii: "=") { advance() }
+                skipSpaces()
+                let quote = peek()
+                advance()
+                let valuePosition = position
+                while !atEnd && peek() != quote { advance() }
+                if !atEnd { advance() }
+                if name.isEmpty { continue }
+                tag.attributes.append(Attribute(qualifiedName: name, position: namePosition, valuePosition: valuePosition))
+            }
+            return tag
+        }
+    }
+}
