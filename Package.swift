@@ -80,6 +80,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What a partner app copies: answer Office's To URL or Android intent (samples/partner-app/README.md).
+        // Built with the package so that it cannot rot.
+        .executableTarget(
+            name: "PartnerAppExample",
+            dependencies: ["SignInProtocol"],
+            path: "samples/partner-app",
+            exclude: ["README.md"]
+        ),
         .testTarget(
             name: "SignInProtocolTests",
             dependencies: [
@@ -107,7 +115,7 @@ let package = Package(
         // Runs the built `signin-bridge` as a subprocess; depending on the executable target makes SwiftPM build it.
         .testTarget(
             name: "SignInBridgeCLITests",
-            dependencies: ["SignInBridgeCLI"]
+            dependencies: ["SignInBridgeCLI", "PartnerAppExample"]
         ),
     ],
     swiftLanguageModes: [.v6]
