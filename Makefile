@@ -11,6 +11,7 @@ deps:
 
 test-deps:
 	@bash scripts/install-deps.sh test
+	@bash scripts/test/python-venv.sh
 
 build: deps
 	$(SWIFT) build
@@ -20,6 +21,7 @@ release: deps
 
 test: test-deps
 	$(SWIFT) test
+	bash scripts/test/lint-cli.sh
 
 run: release
 	@if [ -f "$(CONFIG)" ] && .build/release/signin-bridge help serve >/dev/null 2>&1; then \
