@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 
 @testable import SignInProtocol
@@ -109,6 +110,37 @@ import Testing
         }
         #expect(throws: AndroidSignInIntentError.resultCodeMismatch(resultCode: -1, hasCode: false)) {
             try AndroidSignInIntent.Response(extras: [:], resultCode: -1)
+        }
+    }
+}
+
+@Suite struct AndroidSignInIntentPropertyTests {
+    @Test func requestsRoundTripThroughExtras() async {
+        await propertyCheck(input: ProtocolGen.nonEmptyText, ProtocolGen.text.optional, ProtocolGen.text.optional) {
+            clientID, app, userId in
+            let request = AndroidSignInIntent.Request(
+                query: OfficeAuthorizeQuery(clientID: clientID, scope: "wopi", platform: "android", app: app),
+                userId: userId)
+            do {
+                #expect(try AndroidSignInIntent.Request(extras: request.extras) == request)
+            } catch { Issue.record(error) }
+        }
+    }
+
+    @Test func responsesRoundTripThroughExtrasAndResultCode() async {
+        await propertyCheck(
+            input: ProtocolGen.nonEmptyText, ProtocolGen.text.optional, ProtocolGen.text.optional, Gen.bool, Gen.bool
+        ) { value, optional, userId, success, misspelled in
+            let result: OfficeSignInResult =
+                success
+                ? .success(.init(code: value, tokenEndpoint: optional, sessionContext: optional))
+                : .failure(.init(error: value, errorDescription: optional))
+            let response = AndroidSignInIntent.Response(result: result, userId: userId)
+            do {
+                let decoded = try AndroidSignInIntent.Response(
+                    extras: response.extras(misspelledKey: misspelled), resultCode: response.resultCode.value)
+                #expect(decoded == response)
+            } catch { Issue.record(error) }
         }
     }
 }

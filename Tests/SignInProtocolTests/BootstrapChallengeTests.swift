@@ -59,6 +59,12 @@ import Testing
             ])
     }
 
+    @Test func acceptsUrlSchemesSentAsRawJSONWithQuotedPairs() throws {
+        // Not the documented form, but valid RFC 9110: the quoted-pairs unescape to JSON with nothing to decode.
+        let header = #"Bearer authorization_uri="https://a.example/",tokenIssuance_uri="https://a.example/t",UrlSchemes="{\"iOS\":[\"contoso\"]}""#
+        #expect(try BootstrapChallenge.parse(headerValue: header).urlSchemes == UrlSchemes(iOS: ["contoso"]))
+    }
+
     @Test func roundTripsThroughTheHeader() async throws {
         let schemes = ProtocolGen.schemeName.array(of: 0...3).optional
         let id = Gen.letterOrNumber.string(of: 1...10).optional

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 
 @testable import SignInProtocol
@@ -86,6 +87,26 @@ import Testing
                 Issue.record("expected malformedJSON, got \(error)")
                 return
             }
+        }
+    }
+}
+
+@Suite struct BootstrapResponsePropertyTests {
+    @Test func roundTripsThroughJSON() async {
+        await propertyCheck(
+            input: ProtocolGen.text, ProtocolGen.text.optional, Gen<Int64>.int64(in: 0...Int64.max).optional,
+            ProtocolGen.text.optional
+        ) { text, friendlyName, expiry, containerName in
+            let response = BootstrapResponse(
+                bootstrap: Bootstrap(ecosystemURL: "https://h/e?access_token=" + text, userId: text, signInName: text,
+                    userFriendlyName: friendlyName),
+                accessTokenInfo: expiry.map { AccessTokenInfo(accessToken: text, accessTokenExpiry: $0) },
+                rootContainerInfo: containerName.map {
+                    RootContainerInfo(containerPointer: .init(url: "https://h/c", name: $0), containerInfo: .init(name: $0))
+                })
+            do {
+                #expect(try BootstrapResponse.decode(response.encoded()) == response)
+            } catch { Issue.record(error) }
         }
     }
 }
