@@ -59,7 +59,9 @@ for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$BRIDGE_PORT/au
 # nginx gets the exact header lines our server sends, so both answers are the same size.
 headers=$(curl -s -D - -o /dev/null "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" | tr -d '\r' |
   grep -iE '^(www-authenticate|cache-control|x-content-type-options|content-security-policy|referrer-policy|x-frame-options):' |
-  sed -E "s/^([^:]+): (.*)$/add_header \1 '\2' always;/")
+  awk '{ i = index($0, ": "); name = substr($0, 1, i - 1); value = substr($0, i + 2)
+         q = index(value, "\047") ? "\"" : "\047"   # the CSP has single quotes, the challenge double ones
+         print "add_header " name " " q value q " always;" }')
 mkdir -p "$work/nginx/logs"
 cat > "$work/nginx/nginx.conf" <<NGINX
 worker_processes 2;
