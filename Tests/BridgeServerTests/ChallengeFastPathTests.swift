@@ -1,4 +1,4 @@
-import BridgeServer
+@testable import BridgeServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -20,7 +20,7 @@ struct ChallengeFastPathTests {
                     + "GET /wopibootstrapper HTTP/1.1\r\nHost: t\r\n\r\n"
                     + "POST /wopibootstrapper HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello"
                     + "GET /auth/health HTTP/1.1\r\nHost: t\r\n\r\n")
-            let text = connection.receive(responses: 4)
+            let text = await connection.receive(responses: 4)
             // A body is followed directly by the next status line, so split on the status-line prefix ("\r\n" is one Character).
             let statuses = text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { "HTTP/1.1 " + $0.prefix { $0 != "\r\n" } }
             #expect(statuses == ["HTTP/1.1 200 OK", "HTTP/1.1 401 Unauthorized", "HTTP/1.1 401 Unauthorized", "HTTP/1.1 200 OK"])
@@ -35,7 +35,7 @@ struct ChallengeFastPathTests {
             let connection = try RawConnection(port: try #require(client.port))
             for _ in 0..<3 {
                 connection.send("GET /wopibootstrapper HTTP/1.1\r\nHost: t\r\n\r\n")
-                let text = connection.receive(responses: 1)
+                let text = await connection.receive(responses: 1)
                 let lines = text.components(separatedBy: "\r\n")
                 #expect(lines.first == "HTTP/1.1 401 Unauthorized")
                 #expect(lines.contains("WWW-Authenticate: \(BootstrapEndpointTests.expectedChallenge)"))
@@ -53,8 +53,8 @@ struct ChallengeFastPathTests {
         try await bridge.app.makeApplication().test(.live) { client in
             let connection = try RawConnection(port: try #require(client.port))
             connection.send("GET /wopibootstrapper HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-            #expect(connection.receive(responses: 1).hasPrefix("HTTP/1.1 401 Unauthorized"))
-            #expect(connection.isClosedByPeer())
+            #expect(await connection.receive(responses: 1).hasPrefix("HTTP/1.1 401 Unauthorized"))
+            #expect(await connection.isClosedByPeer())
         }
     }
 
@@ -67,5 +67,10 @@ struct ChallengeFastPathTests {
                 #expect(String(buffer: response.body).contains(#"signin_bridge_bootstrap_responses_total{outcome="challenge"} 4"#))
             }
         }
+    }
+
+    /// RFC 9110 §5.6.7's own example.
+    @Test func dateHeaderIsIMFFixdate() {
+        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 }

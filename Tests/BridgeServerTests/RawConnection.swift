@@ -6,7 +6,9 @@ import Glibc
 
 /// A plain TCP connection to the test server, for what an HTTP client library hides: pipelined requests in one
 /// write, exact bytes, connection closing.
-final class RawConnection {
+/// Its blocking calls run on a thread of their own (`receive`, `isClosedByPeer` are async): blocking a thread of
+/// Swift's small cooperative pool would starve the server under test, which runs its handlers there.
+final class RawConnection: @unchecked Sendable {
     private let socketFD: Int32
 
     init(port: Int) throws {
@@ -32,11 +34,28 @@ final class RawConnection {
         _ = bytes.withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, 0) }
     }
 
-    /// Reads until `count` status lines have arrived and the peer has been quiet for 300 ms (or closed, or 5 s).
-    func receive(responses count: Int) -> String {
+    /// Reads until `count` status lines have arrived and the peer has been quiet for 300 ms (or closed, or 10 s).
+    func receive(responses count: Int) async -> String {
+        await Self.offThePool { self.blockingReceive(responses: count) }
+    }
+
+    func isClosedByPeer() async -> Bool {
+        await Self.offThePool {
+            var byte: UInt8 = 0
+            return recv(self.socketFD, &byte, 1, 0) == 0
+        }
+    }
+
+    private static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: body()) }
+        }
+    }
+
+    private func blockingReceive(responses count: Int) -> String {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 65536)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(10)
         func statusLines() -> Int { String(decoding: received, as: UTF8.self).components(separatedBy: "HTTP/1.1 ").count - 1 }
         while Date() < deadline {
             let n = buffer.withUnsafeMutableBytes { recv(socketFD, $0.baseAddress, $0.count, 0) }
@@ -49,9 +68,4 @@ final class RawConnection {
         return String(decoding: received, as: UTF8.self)
     }
 
-    /// True once the peer has closed the connection.
-    func isClosedByPeer() -> Bool {
-        var byte: UInt8 = 0
-        return recv(socketFD, &byte, 1, 0) == 0
-    }
 }

@@ -62,7 +62,8 @@ final class ChallengeChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
 struct PreparedChallenge: Sendable {
     let headers: HTTPFields
     let answered: @Sendable () -> Void
-    private let dates = HTTPDateCache()
+    /// The whole response head, rebuilt once a second for its `Date`, so answering copies nothing.
+    private let cached = NIOLockedValueBox<(second: Int, response: HTTPResponse)>((-1, HTTPResponse(status: .unauthorized)))
 
     init(headers: HTTPFields, answered: @escaping @Sendable () -> Void) {
         var headers = headers
@@ -78,26 +79,22 @@ struct PreparedChallenge: Sendable {
     }
 
     func response() -> HTTPResponse {
-        var fields = headers
-        fields[.date] = dates.current()
-        return HTTPResponse(status: .unauthorized, headerFields: fields)
-    }
-}
-
-/// The `Date` header value (RFC 9110 §5.6.7 IMF-fixdate), formatted at most once per second.
-final class HTTPDateCache: Sendable {
-    private let cache = NIOLockedValueBox<(second: Int, value: String)>((-1, ""))
-
-    func current() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let second = now.tv_sec
-        return cache.withLockedValue { cached in
-            if cached.second != second { cached = (second, Self.format(second)) }
-            return cached.value
+        return cached.withLockedValue { cached in
+            if cached.second != second {
+                var fields = headers
+                fields[.date] = HTTPDate.format(second)
+                cached = (second, HTTPResponse(status: .unauthorized, headerFields: fields))
+            }
+            return cached.response
         }
     }
+}
 
+/// The `Date` header value (RFC 9110 §5.6.7 IMF-fixdate).
+enum HTTPDate {
     static func format(_ second: Int) -> String {
         var time = time_t(second)
         var parts = tm()
