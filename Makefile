@@ -1,12 +1,12 @@
 # SignInBridge: one entry point for people and CI.
 #   make run    install what is missing, build release, start the server on the sample config
-#   make test   install what is missing, run every test
+#   make test   install what is missing, run every test, then the browser end-to-end test (make e2e)
 SWIFT ?= swift
 CONFIG ?= samples/bridge.yaml
 PORT ?= 8080
 BIN = .build/release/signin-bridge
 
-.PHONY: deps test-deps run build release test bench clean
+.PHONY: deps test-deps run build release test e2e bench clean
 
 deps:
 	@bash scripts/install-deps.sh run
@@ -22,6 +22,11 @@ release: deps
 
 test: test-deps
 	$(SWIFT) test
+	@$(MAKE) --no-print-directory e2e
+
+# Headless Chromium through the Office flow; screenshots in artifacts/e2e/.
+e2e: test-deps
+	@bash scripts/e2e/office_flow.sh
 
 run: release
 	@$(BIN) config check $(CONFIG) >/dev/null

@@ -6,7 +6,7 @@ purpose="${1:-run}"
 
 packages=(pkg-config libxml2-dev libsqlite3-dev)
 case "$purpose" in
-  test)  packages+=() ;;
+  test)  packages+=(chromium chromium-driver python3 python3-venv) ;;  # browser end-to-end test (scripts/e2e)
   bench) packages+=(nginx wrk libxml2-utils) ;;
   run)   ;;
   *) echo "usage: $0 [test|run|bench]" >&2; exit 2 ;;

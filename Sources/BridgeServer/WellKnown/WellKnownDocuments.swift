@@ -15,6 +15,9 @@ struct AuthorizationServerMetadata: Encodable {
     init(configuration: BridgeConfiguration) {
         issuer = configuration.issuer
         jwks_uri = configuration.issuerURL(path: "/.well-known/jwks.json")
+        authorization_endpoint = configuration.authorizationURI
+        response_types_supported = ["code"]
+        code_challenge_methods_supported = configuration.authorize.allowPlainPKCE ? ["S256", "plain"] : ["S256"]
     }
 }
 
