@@ -13,6 +13,7 @@ deps:
 
 test-deps:
 	@bash scripts/install-deps.sh test
+	@bash scripts/test/python-venv.sh
 
 build: deps
 	$(SWIFT) build
@@ -22,6 +23,7 @@ release: deps
 
 test: test-deps
 	$(SWIFT) test
+	bash scripts/test/lint-cli.sh
 	@$(MAKE) --no-print-directory e2e
 
 # Headless Chromium through the Office flow; screenshots in artifacts/e2e/.

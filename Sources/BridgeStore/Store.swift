@@ -65,6 +65,9 @@ public protocol Store: SignInStore, Sendable {
     func rotateRefreshToken(
         _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date
     ) async throws -> RefreshRotation
+    /// What the store knows about a refresh token at `now`, without changing anything (introspection, revocation,
+    /// and the token endpoint's checks before it rotates). Never revokes: only presenting a token rotates it.
+    func refreshTokenStatus(_ digest: TokenDigest, at now: Date) async throws -> RefreshTokenStatus
 
     // MARK: Browser sessions of the sign-in pages
 

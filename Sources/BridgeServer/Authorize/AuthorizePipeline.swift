@@ -21,7 +21,7 @@ struct AuthorizePipeline: Sendable {
     init(configuration: BridgeConfiguration) {
         checkClient = CheckClient(clients: configuration.clients)
         checks = [
-            CheckResponseType(), CheckState(), CheckScope(), CheckPKCE(allowPlain: configuration.authorize.allowPlainPKCE),
+            CheckResponseType(), CheckState(), CheckScope(), CheckPKCEChallenge(allowPlain: configuration.authorize.allowPlainPKCE),
             CheckOfficeParameters(),
         ]
     }

@@ -153,8 +153,8 @@ enum BridgeConfigSchema {
           "id": { "type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[\\x21-\\x7E]+$" },
           "public": { "type": "boolean", "default": false },
           "secretHash": {
-            "description": "sha256:<64 hex digits> or a bcrypt hash",
-            "type": "string", "pattern": "^(sha256:[0-9a-f]{64}|\\$2[aby]\\$[0-9]{2}\\$[./A-Za-z0-9]{53})$"
+            "description": "sha256:<64 hex digits> of the client secret",
+            "type": "string", "pattern": "^sha256:[0-9a-f]{64}$"
           },
           "redirectUris": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 2048 } },
           "grants": {

@@ -140,7 +140,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var id: String
         /// Public clients (native apps, RFC 8252) have no secret and must use PKCE.
         public var `public`: Bool?
-        /// `sha256:<hex>` or a bcrypt hash of the client secret; required unless `public`.
+        /// `sha256:<hex>` of the client secret (random, so a fast hash is enough); required unless `public`.
         public var secretHash: String?
         public var redirectUris: [String]
         public var grants: [String]

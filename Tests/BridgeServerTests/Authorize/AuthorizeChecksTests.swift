@@ -102,7 +102,7 @@ struct AuthorizeChecksTests {
     }
 
     @Test func checkPKCERequiresS256ForPublicClientsAndRefusesPlain() throws {
-        let pkce = CheckPKCE(allowPlain: false)
+        let pkce = CheckPKCEChallenge(allowPlain: false)
         var good = try Self.draft(
             "client_id=partner-app&response_type=code&code_challenge=\(AuthorizeFixture.challenge)&code_challenge_method=S256",
             client: "partner-app")
@@ -118,7 +118,7 @@ struct AuthorizeChecksTests {
         #expect(throws: OAuthError(.invalidRequest, description: "code_challenge_method 'plain' is not supported")) {
             try pkce.check(&plain)
         }
-        try CheckPKCE(allowPlain: true).check(&plain)
+        try CheckPKCEChallenge(allowPlain: true).check(&plain)
         // Confidential clients (Office) may go without.
         var office = try Self.draft("client_id=office&response_type=code")
         try pkce.check(&office)

@@ -9,7 +9,7 @@ struct AuthorizationDraft: Sendable {
     let request: AuthorizationRequest
     /// Filled in by `CheckScope`: what the user is asked to grant.
     var grantedScope: String = ""
-    /// Filled in by `CheckPKCE`.
+    /// Filled in by `CheckPKCEChallenge`.
     var pkce: PKCE.Challenge?
 }
 
