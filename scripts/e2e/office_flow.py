@@ -117,8 +117,8 @@ def emulate(driver, size):
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 900})
 
 
-def screenshots(driver, artifacts: Path, name):
-    for label, size in (("phone", PHONE), ("tablet", TABLET)):
+def screenshots(driver, artifacts: Path, name, sizes=(("phone", PHONE), ("tablet", TABLET))):
+    for label, size in sizes:
         emulate(driver, size)  # the page lays itself out again; no reload needed
         time.sleep(0.3)
         path = artifacts / f"{name}-{label}-{size[0]}x{size[1]}.png"
@@ -159,13 +159,18 @@ def run(binary, artifacts: Path):
         authorization_uri = challenge["authorization_uri"]
         check(authorization_uri == base + "/oauth2/authorize", f"authorization_uri is {authorization_uri}")
 
+        # 2a. The page language follows Office's rs (here Norwegian Bokmal, as for Vipps).
+        driver = make_driver()
+        emulate(driver, PHONE)
+        driver.get(f"{authorization_uri}?client_id=office&response_type=code&rs=nb-NO&build=16.0&platform=android")
+        check(driver.find_element(By.TAG_NAME, "h1").text == "Logg inn", "rs=nb-NO gives the Norwegian page")
+        screenshots(driver, artifacts, "signin-nb", sizes=(("phone", PHONE),))
+
         # 2. Authorize as Office does: rs/build/platform, state, redirect to the stop URL.
         state = secrets.token_urlsafe(16)
         query = urllib.parse.urlencode({
             "client_id": "office", "redirect_uri": "https://localhost", "response_type": "code", "scope": "wopi",
             "state": state, "rs": "en-US", "build": "16.0.17328.20000", "platform": "iOS"})
-        driver = make_driver()
-        emulate(driver, PHONE)
         driver.get(f"{authorization_uri}?{query}")
         check(driver.find_element(By.TAG_NAME, "h1").text == "Sign in", "the sign-in page is shown")
         check(driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0],
@@ -173,7 +178,14 @@ def run(binary, artifacts: Path):
         check(driver.find_element(By.LINK_TEXT, "Privacy statement").is_displayed(), "a privacy statement is linked")
         screenshots(driver, artifacts, "signin")
 
-        # 3. Sign in.
+        # 3. Sign in: first with a wrong password (the error must be visible on a phone), then right.
+        driver.find_element(By.ID, "username").send_keys(DEMO_USER)
+        driver.find_element(By.ID, "password").send_keys("not the password")
+        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        check(driver.find_element(By.CSS_SELECTOR, ".error").is_displayed(), "a wrong password is reported on the page")
+        check(driver.find_element(By.ID, "username").get_attribute("value") == DEMO_USER, "the user name is kept")
+        screenshots(driver, artifacts, "signin-error", sizes=(("phone", PHONE),))
+        driver.find_element(By.ID, "username").clear()
         driver.find_element(By.ID, "username").send_keys(DEMO_USER)
         driver.find_element(By.ID, "password").send_keys(DEMO_PASSWORD)
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()

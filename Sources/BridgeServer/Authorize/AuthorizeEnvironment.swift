@@ -30,9 +30,9 @@ struct AuthorizeEnvironment: Sendable {
         self.now = now
     }
 
-    /// The host's name above each page: the issuer's host (what the person recognises in the address bar).
+    /// The host's name above each page: `signIn.serviceName`, else the issuer's host (what the address bar shows).
     static func serviceName(_ configuration: BridgeConfiguration) -> String {
-        URL(string: configuration.issuer)?.host ?? configuration.issuer
+        configuration.signIn.serviceName ?? URL(string: configuration.issuer)?.host ?? configuration.issuer
     }
 
     func client(id: String) -> BridgeConfiguration.Client? {

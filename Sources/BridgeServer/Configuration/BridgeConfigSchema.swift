@@ -73,6 +73,7 @@ enum BridgeConfigSchema {
     "signIn": {
       "type": "object", "additionalProperties": false,
       "properties": {
+        "serviceName": { "type": "string", "minLength": 1, "maxLength": 64 },
         "privacyStatementUrl": { "$ref": "#/$defs/httpUrl" },
         "sessionLifetimeSeconds": { "type": "integer", "minimum": 60, "maximum": 2592000, "default": 28800 },
         "bcryptCost": { "type": "integer", "minimum": 4, "maximum": 31, "default": 12 },

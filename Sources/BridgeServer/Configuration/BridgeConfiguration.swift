@@ -74,6 +74,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
 
     /// The sign-in and consent pages and the browser sessions behind them.
     public struct SignIn: Sendable, Codable, Hashable {
+        /// The host's name shown above every page ("Contoso Files"); nil: the issuer's host name.
+        public var serviceName: String?
         /// Linked from every page (Office requires a privacy statement); nil: the built-in `/privacy` page.
         public var privacyStatementUrl: String?
         /// Lifetime of the browser session after a successful sign-in.

@@ -92,6 +92,7 @@ struct AuthorizeEndpointTests {
             #expect(english.headers[.contentLanguage] == "en")
             #expect(english.body.contains("<html lang=\"en\">"))
             #expect(english.body.contains("to continue to Microsoft Office"))
+            #expect(english.body.contains(#"<p class="service">contoso.com</p>"#))
             #expect(english.body.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#))
             #expect(english.body.contains(#"<a href="/privacy">Privacy statement</a>"#))
             #expect(!english.body.contains("<script"))

@@ -3,14 +3,14 @@ import Foundation
 
 /// The one stylesheet of the sign-in pages, inlined and allowed by its hash in the CSP (`style-src 'sha256-…'`),
 /// so pages need no second request and no `'unsafe-inline'`. Mobile first: 390 px phones get a full-width card,
-/// tablets and desktops a centred one; touch targets are at least 48 px (WCAG 2.5.5) and inputs 16 px text so iOS
+/// tablets and desktops a centred one, with the privacy link right under it; touch targets are at least 48 px (WCAG 2.5.5) and inputs 16 px text so iOS
 /// WebViews do not zoom in.
 enum PageStyle {
     static let css = """
         *,*::before,*::after{box-sizing:border-box}
         html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
         body{margin:0;min-height:100vh;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1b1f24;background:#eef1f5;display:flex;flex-direction:column;align-items:center}
-        main{width:100%;max-width:30rem;padding:1.5rem 1.25rem 1rem;flex:1 0 auto}
+        main{width:100%;max-width:30rem;padding:1.5rem 1.25rem 0}
         .card{background:#fff;border-radius:14px;padding:1.75rem 1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
         .service{margin:0 0 1.25rem;font-size:.95rem;font-weight:600;color:#3d4a5c;letter-spacing:.01em}
         h1{font-size:1.6rem;line-height:1.25;margin:0 0 .35rem}
@@ -26,7 +26,7 @@ enum PageStyle {
         .who{color:#4a5563;margin:0 0 1.25rem;overflow-wrap:anywhere}
         details{margin-top:1.25rem;color:#4a5563;font-size:.9rem}
         code{overflow-wrap:anywhere}
-        footer{padding:1rem 1.25rem 1.5rem;text-align:center;font-size:.95rem}
+        footer{padding:.5rem 1.25rem 1.5rem;text-align:center;font-size:.95rem}
         footer a{color:#1f5fd1;display:inline-block;min-height:48px;line-height:48px;padding:0 .5rem}
         @media (min-width:700px){main{padding-top:12vh}.card{padding:2.5rem 2.25rem}h1{font-size:1.9rem}}
         """
