@@ -38,6 +38,8 @@ run: release
 	@echo "  demo user      demo@example.com / demo-password (user id: demo)"
 	@echo "  demo clients   office / office-demo-secret (confidential), partner-app (public)"
 	@echo "  try            curl -i http://127.0.0.1:$(PORT)/wopibootstrapper"
+	@echo "  sign in        http://127.0.0.1:$(PORT)/oauth2/authorize?client_id=office&redirect_uri=https%3A%2F%2Flocalhost&response_type=code&scope=wopi&state=s1&rs=en-US&build=16.0&platform=iOS"
+	@echo "                 (in a browser; it ends on https://localhost?state=s1&code=...: redeem the code as the README shows)"
 	@echo "  with a token   TOKEN=\$$($(BIN) token issue --config $(CONFIG) --user demo --client office) && curl -s -H \"Authorization: Bearer \$$TOKEN\" http://127.0.0.1:$(PORT)/wopibootstrapper"
 	@echo ""
 	@exec $(BIN) serve --config $(CONFIG) --port $(PORT)

@@ -133,6 +133,11 @@ struct AuthorizeEndpointTests {
                 "/oauth2/authorize", form: try FormParameters.decode(AuthorizeFixture.officeQuery))
             #expect(page.status == .ok)
             #expect(page.formAction?.hasPrefix("/oauth2/interaction/") == true)
+            let json = try await browser.send(
+                "/oauth2/authorize", method: .post, headers: [.contentType: "application/json"],
+                body: #"{"client_id":"office"}"#)
+            #expect(json.status == .badRequest && json.location == nil)
+            #expect(json.body.contains("application/x-www-form-urlencoded"))
             let wrong = try await browser.post("/oauth2/authorize", form: try FormParameters.decode("client_id=office&response_type=token"))
             #expect(wrong.status == .seeOther)
             #expect(try wrong.redirectParameters()["error"] == "unsupported_response_type")
