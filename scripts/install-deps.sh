@@ -7,7 +7,7 @@ purpose="${1:-run}"
 packages=(pkg-config libxml2-dev libsqlite3-dev)
 case "$purpose" in
   test)  packages+=() ;;
-  bench) packages+=(nginx wrk libxml2-utils) ;;
+  bench) packages+=(nginx wrk libxml2-utils valgrind binutils bc) ;;
   run)   ;;
   *) echo "usage: $0 [test|run|bench]" >&2; exit 2 ;;
 esac

@@ -75,7 +75,8 @@ public struct FormParameters: Sendable, Hashable, Sequence {
         // One pass and one allocation: room for the worst case (every byte escaped), then the actual length.
         var capacity = prefix.utf8.count + Swift.max(0, pairs.count - 1)
         for pair in pairs { capacity += 3 * (pair.name.utf8.count + pair.value.utf8.count) + 1 }
-        return String(unsafeUninitializedCapacity: capacity) { out in
+        return PercentEncoding.unreservedTable.withUnsafeBufferPointer { unreserved in
+            String(unsafeUninitializedCapacity: capacity) { out in
             var index = 0
             for byte in prefix.utf8 {
                 out[index] = byte
@@ -86,20 +87,25 @@ public struct FormParameters: Sendable, Hashable, Sequence {
                     out[index] = UInt8(ascii: "&")
                     index += 1
                 }
-                index = Self.write(pair.name, into: out, at: index)
+                index = Self.write(pair.name, into: out, at: index, unreserved: unreserved)
                 out[index] = UInt8(ascii: "=")
-                index = Self.write(pair.value, into: out, at: index + 1)
+                index = Self.write(pair.value, into: out, at: index + 1, unreserved: unreserved)
             }
             return index
+            }
         }
     }
 
-    private static func write(_ text: String, into out: UnsafeMutableBufferPointer<UInt8>, at index: Int) -> Int {
-        if let end = text.utf8.withContiguousStorageIfAvailable({ PercentEncoding.write($0, into: out, at: index) }) {
+    private static func write(
+        _ text: String, into out: UnsafeMutableBufferPointer<UInt8>, at index: Int, unreserved: UnsafeBufferPointer<Bool>
+    ) -> Int {
+        if let end = text.utf8.withContiguousStorageIfAvailable({
+            PercentEncoding.write($0, into: out, at: index, unreserved: unreserved)
+        }) {
             return end
         }
         var copy = text
-        return copy.withUTF8 { PercentEncoding.write($0, into: out, at: index) }
+        return copy.withUTF8 { PercentEncoding.write($0, into: out, at: index, unreserved: unreserved) }
     }
 
     // MARK: Decoding

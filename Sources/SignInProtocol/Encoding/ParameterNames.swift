@@ -26,20 +26,31 @@ struct ParameterNames: Sendable {
     /// The position of `name` (compared ignoring ASCII case) in `names`, trying `hint` first: parameters
     /// usually arrive in the documented order, so the caller passes the slot after the last one found.
     func slot(of name: UnsafeBufferPointer<UInt8>, hint: Int = 0) -> Int? {
-        flat.withUnsafeBufferPointer { flat in
-            let count = bounds.count
-            var slot = hint < count ? hint : 0
-            for _ in 0..<count {
-                defer { slot = slot + 1 == count ? 0 : slot + 1 }
-                let range = bounds[slot]
-                if range.count == name.count && matches(name, flat, from: range.lowerBound) { return slot }
-            }
-            return nil
-        }
+        withBuffers { flat, bounds in Self.slot(of: name, hint: hint, flat: flat, bounds: bounds) }
+    }
+
+    /// Lends the prepared bytes, so that a loop over many parameters touches the arrays once.
+    func withBuffers<R>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) -> R) -> R {
+        flat.withUnsafeBufferPointer { flat in bounds.withUnsafeBufferPointer { bounds in body(flat, bounds) } }
     }
 
     @inline(__always)
-    private func matches(_ name: UnsafeBufferPointer<UInt8>, _ flat: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    static func slot(
+        of name: UnsafeBufferPointer<UInt8>, hint: Int, flat: UnsafeBufferPointer<UInt8>,
+        bounds: UnsafeBufferPointer<Range<Int>>
+    ) -> Int? {
+        let count = bounds.count
+        var slot = hint < count ? hint : 0
+        for _ in 0..<count {
+            let range = bounds[slot]
+            if range.count == name.count && matches(name, flat, from: range.lowerBound) { return slot }
+            slot = slot + 1 == count ? 0 : slot + 1
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private static func matches(_ name: UnsafeBufferPointer<UInt8>, _ flat: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
         for index in 0..<name.count {
             let byte = name[index]
             // Folding only A-Z: the candidate is lower case, so any other difference is a mismatch.
@@ -88,6 +99,15 @@ extension FormParameters {
     static func take(
         bytes: UnsafeBufferPointer<UInt8>, names: ParameterNames, plusAsSpace: Bool, baseOffset: Int
     ) -> Result<(values: [String?], rest: FormParameters), ParameterTakingError> {
+        names.withBuffers { flat, bounds in
+            take(bytes: bytes, names: names, flat: flat, bounds: bounds, plusAsSpace: plusAsSpace, baseOffset: baseOffset)
+        }
+    }
+
+    private static func take(
+        bytes: UnsafeBufferPointer<UInt8>, names: ParameterNames, flat: UnsafeBufferPointer<UInt8>,
+        bounds: UnsafeBufferPointer<Range<Int>>, plusAsSpace: Bool, baseOffset: Int
+    ) -> Result<(values: [String?], rest: FormParameters), ParameterTakingError> {
         var values = [String?](repeating: nil, count: names.names.count)
         var rest = FormParameters()
         var firstDuplicate: String?
@@ -123,7 +143,7 @@ extension FormParameters {
                 : PercentEncoding.decode(
                     UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), needsDecoding: escapes,
                     plusAsSpace: plusAsSpace, baseOffset: baseOffset + equals + 1)
-            var slot = names.slot(of: rawName, hint: hint)
+            var slot = ParameterNames.slot(of: rawName, hint: hint, flat: flat, bounds: bounds)
             var name = ""
             if slot == nil {
                 switch PercentEncoding.decode(rawName, plusAsSpace: plusAsSpace, baseOffset: baseOffset + start) {

@@ -47,20 +47,33 @@ public enum PercentEncoding {
     /// `out` must have room for `source.count + 2 * escapedByteCount(source)` bytes from `start`.
     @inline(__always)
     static func write(_ source: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
-        var index = start
+        unreservedTable.withUnsafeBufferPointer { write(source, into: out, at: start, unreserved: $0) }
+    }
+
+    /// `write` with the table already at hand, for callers that write many strings into one buffer.
+    @inline(__always)
+    static func write(
+        _ source: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int,
+        unreserved: UnsafeBufferPointer<Bool>
+    ) -> Int {
+        guard let base = out.baseAddress else { return start }
+        var next = base + start
         for byte in source {
-            if isUnreserved(byte) {
-                out[index] = byte
-                index &+= 1
+            if unreserved[Int(byte)] {
+                next.pointee = byte
+                next += 1
             } else {
-                out[index] = UInt8(ascii: "%")
-                out[index &+ 1] = hexDigit(byte &>> 4)
-                out[index &+ 2] = hexDigit(byte & 0x0F)
-                index &+= 3
+                next[0] = UInt8(ascii: "%")
+                next[1] = hexDigit(byte &>> 4)
+                next[2] = hexDigit(byte & 0x0F)
+                next += 3
             }
         }
-        return index
+        return next - base
     }
+
+    /// `isUnreserved` for every byte, looked up by the encoder's inner loop (one load instead of range tests).
+    static let unreservedTable: [Bool] = (0...255).map { isUnreserved(UInt8($0)) }
 
     /// Decodes `%XX` escapes. With `plusAsSpace`, `+` becomes a space, as `application/x-www-form-urlencoded`
     /// requires (WHATWG URL §5.1). The result must be valid UTF-8.
