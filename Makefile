@@ -3,6 +3,8 @@
 #   make test   install what is missing, run every test
 SWIFT ?= swift
 CONFIG ?= samples/bridge.yaml
+PORT ?= 8080
+BIN = .build/release/signin-bridge
 
 .PHONY: deps test-deps run build release test bench clean
 
@@ -11,6 +13,7 @@ deps:
 
 test-deps:
 	@bash scripts/install-deps.sh test
+	@bash scripts/test/python-venv.sh
 
 build: deps
 	$(SWIFT) build
@@ -20,13 +23,19 @@ release: deps
 
 test: test-deps
 	$(SWIFT) test
+	bash scripts/test/lint-cli.sh
 
 run: release
-	@if [ -f "$(CONFIG)" ] && .build/release/signin-bridge help serve >/dev/null 2>&1; then \
-		.build/release/signin-bridge serve --config $(CONFIG); \
-	else \
-		.build/release/signin-bridge --help; \
-	fi
+	@$(BIN) config check $(CONFIG) >/dev/null
+	@echo ""
+	@echo "SignInBridge is starting on http://127.0.0.1:$(PORT) with $(CONFIG) (data in ./data/, Ctrl-C stops it)"
+	@echo "  bootstrap URL  http://127.0.0.1:$(PORT)/wopibootstrapper"
+	@echo "  demo user      demo@example.com / demo-password (user id: demo)"
+	@echo "  demo clients   office / office-demo-secret (confidential), partner-app (public)"
+	@echo "  try            curl -i http://127.0.0.1:$(PORT)/wopibootstrapper"
+	@echo "  with a token   TOKEN=\$$($(BIN) token issue --config $(CONFIG) --user demo --client office) && curl -s -H \"Authorization: Bearer \$$TOKEN\" http://127.0.0.1:$(PORT)/wopibootstrapper"
+	@echo ""
+	@exec $(BIN) serve --config $(CONFIG) --port $(PORT)
 
 bench:
 	@bash scripts/install-deps.sh bench

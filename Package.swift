@@ -15,6 +15,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SHA-256 for PKCE; on Apple platforms this is CryptoKit underneath.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Bundled SQLite 3.54 on NIO's thread pool; chosen over GRDB by measurement (see BridgeStore/SQLite).
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // Round-trip property tests (tests only; SignInProtocol itself depends on nothing but swift-crypto).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -22,6 +32,31 @@ let package = Package(
         .target(
             name: "SignInProtocol",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Persistence behind one `Store` protocol; SQLite (sqlite-nio) is the embedded default.
+        .target(
+            name: "BridgeStore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
+        ),
+        // The HTTP server: configuration, signing keys, routes over services.
+        .target(
+            name: "BridgeServer",
+            dependencies: [
+                "BridgeStore",
+                "SignInProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         // libxml2 through a shim header that hides ICU and wraps libxml2's macros (TOOLCHAIN.md).
         .systemLibrary(
@@ -38,6 +73,8 @@ let package = Package(
         .executableTarget(
             name: "SignInBridgeCLI",
             dependencies: [
+                "BridgeServer",
+                "BridgeStore",
                 "SignInProtocol",
                 "ManifestLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -62,6 +99,19 @@ let package = Package(
             dependencies: [
                 "SignInProtocol",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "BridgeStoreTests",
+            dependencies: ["BridgeStore"]
+        ),
+        .testTarget(
+            name: "BridgeServerTests",
+            dependencies: [
+                "BridgeServer",
+                "BridgeStore",
+                "SignInProtocol",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(

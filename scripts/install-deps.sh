@@ -6,7 +6,9 @@ purpose="${1:-run}"
 
 packages=(pkg-config libxml2-dev libsqlite3-dev)
 case "$purpose" in
-  test)  packages+=() ;;
+  # python3-venv: scripts/test/python-venv.sh makes a venv with the independent SARIF/JSON Schema validators.
+  test)  packages+=(python3 python3-venv) ;;
+  # valgrind, binutils (strip), bc: scripts/bench/protocol.sh --instructions.
   bench) packages+=(nginx wrk libxml2-utils valgrind binutils bc) ;;
   run)   ;;
   *) echo "usage: $0 [test|run|bench]" >&2; exit 2 ;;

@@ -11,7 +11,10 @@ struct SignInBridge: AsyncParsableCommand {
               signin-bridge url decode 'ms-word-tp:code=abc&action=42'
             """,
         version: "0.1.0",
-        subcommands: [ChallengeCommand.self, URLCommand.self]
+        subcommands: [
+            ChallengeCommand.self, URLCommand.self, ServeCommand.self, ConfigCommand.self, TokenCommand.self,
+            LintCommand.self,
+        ]
     )
 
     /// Exit statuses 0 ok, 1 invalid input, 2 usage, for every subcommand (see CLIExit).

@@ -149,6 +149,10 @@ public struct XMLReader: Sendable {
         case Int(XML_RELAXNG_ERR_ATTRVALID.rawValue):
             return XMLSchemaViolation(
                 message: "\(element) lacks a required attribute or has an invalid one", position: target.position)
+        case Int(XML_RELAXNG_ERR_DATATYPE.rawValue), Int(XML_RELAXNG_ERR_TYPEVAL.rawValue),
+            Int(XML_RELAXNG_ERR_VALUE.rawValue), Int(XML_RELAXNG_ERR_TYPE.rawValue):
+            return XMLSchemaViolation(
+                message: "\(element) has an invalid value \"\(target.text)\"", position: target.position)
         case Int(XML_RELAXNG_ERR_ELEMWRONG.rawValue), Int(XML_RELAXNG_ERR_EXTRACONTENT.rawValue):
             return XMLSchemaViolation(message: "\(element) is not allowed here", position: target.position)
         default:
@@ -199,7 +203,9 @@ private struct TreeBuilder {
                 XMLAttribute(
                     name: attributeName, namespaceURI: current.pointee.ns?.pointee.href.map { String(cString: $0) },
                     prefix: attributePrefix,
-                    value: text(of: UnsafeMutablePointer<xmlNode>(OpaquePointer(current.pointee.children)), at: tag.position),
+                    value: text(
+                        of: UnsafeMutablePointer<xmlNode>(OpaquePointer(current.pointee.children)),
+                        at: source?.valuePosition ?? tag.position),
                     position: source?.position ?? tag.position, valuePosition: source?.valuePosition ?? tag.position))
             attribute = current.pointee.next
         }

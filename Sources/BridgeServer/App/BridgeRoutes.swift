@@ -1,0 +1,109 @@
+import BridgeStore
+import Foundation
+import Hummingbird
+import Logging
+import SignInProtocol
+
+/// The HTTP surface. Routes are thin: pull values out of the request, ask a service, render the answer.
+struct BridgeRoutes: Sendable {
+    let configuration: BridgeConfiguration
+    let store: any Store
+    let keys: SigningKeySet
+    let metrics: BridgeMetrics
+    let bootstrap: BootstrapService
+    let challenge: ChallengeResponse
+    let now: @Sendable () -> Date
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/wopibootstrapper") { request, context in await self.bootstrap(request, context) }
+        router.post("/wopibootstrapper") { request, context in await self.bootstrap(request, context) }
+        router.get("/auth/health") { _, _ in await self.health() }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
+        }
+        let serverMetadata = JSONBody.encode(AuthorizationServerMetadata(configuration: configuration))
+        let resourceMetadata = JSONBody.encode(ProtectedResourceMetadata(configuration: configuration))
+        let jwks = Array(keys.jwksJSON.utf8)
+        router.get("/.well-known/oauth-authorization-server") { _, _ in Self.json(serverMetadata, cacheable: true) }
+        router.get("/.well-known/oauth-protected-resource") { _, _ in Self.json(resourceMetadata, cacheable: true) }
+        router.get("/.well-known/jwks.json") { _, _ in Self.json(jwks, cacheable: true) }
+    }
+
+    func bootstrap(_ request: Request, _ context: BasicRequestContext) async -> Response {
+        let headers = request.headers
+        let bootstrapRequest = BootstrapRequest(
+            authorization: headers[.authorization],
+            isPost: request.method == .post,
+            operation: headers[.wopiEcosystemOperation].map { EcosystemOperation(headerValue: $0) },
+            wopiSrc: headers[.wopiSrc],
+            sessionContext: headers[.wopiSessionContext])
+        let outcome = await bootstrap.respond(to: bootstrapRequest, logger: context.logger)
+        metrics.count(outcome)
+        switch outcome {
+        case .challenge:
+            return challenge.response
+        case .bootstrap(let body):
+            return Self.json(Array(body.encoded()), cacheable: false)
+        case .unknownWopiSource:
+            return Self.text(.notFound, "unknown WopiSrc")
+        case .badRequest(let message):
+            return Self.text(.badRequest, message)
+        case .storeUnavailable:
+            var response = Self.text(.serviceUnavailable, "the store is unavailable, try again")
+            response.headers[.retryAfter] = "5"
+            return response
+        }
+    }
+
+    func health() async -> Response {
+        let timestamp = ISO8601DateFormatter().string(from: now())
+        do {
+            try await store.checkHealth()
+            return Self.json(JSONBody.encode(HealthReport(status: "ok", timestamp: timestamp, store: "ok")), cacheable: false)
+        } catch {
+            var response = Self.json(
+                JSONBody.encode(HealthReport(status: "unavailable", timestamp: timestamp, store: "unavailable")),
+                cacheable: false)
+            response.status = .serviceUnavailable
+            return response
+        }
+    }
+
+    static func json(_ bytes: [UInt8], cacheable: Bool) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if cacheable { headers[.cacheControl] = "public, max-age=300" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+}
+
+/// Answers unauthenticated bootstrap requests before the router and its middleware: no route lookup, no body, no
+/// per-request allocation beyond the response itself. Everything else goes to the router.
+struct BootstrapFastPath<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BasicRequestContext {
+    let inner: Inner
+    let challenge: Response
+    let metrics: BridgeMetrics
+    let logRequests: Bool
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        if request.headers[.authorization] == nil, request.method == .get || request.method == .post,
+            request.uri.path == "/wopibootstrapper"
+        {
+            metrics.challenges.increment()
+            if logRequests {
+                context.logger.info(
+                    "request",
+                    metadata: ["method": .string(request.method.rawValue), "path": "/wopibootstrapper", "status": "401"])
+            }
+            return challenge
+        }
+        return try await inner.respond(to: request, context: context)
+    }
+}

@@ -1,0 +1,107 @@
+import BridgeStore
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// Everything one running server needs, assembled once: configuration, store, keys, metrics, clock.
+/// `makeApplication()` gives the Hummingbird application; `signin-bridge serve` and the tests both go through it.
+public struct BridgeServerApp: Sendable {
+    public let configuration: BridgeConfiguration
+    public let store: any Store
+    public let keys: SigningKeySet
+    public let metrics: BridgeMetrics
+    public let logger: Logger
+    public let now: @Sendable () -> Date
+
+    public init(
+        configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, metrics: BridgeMetrics = BridgeMetrics(),
+        logger: Logger = Logger(label: "signin-bridge"), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.keys = keys
+        self.metrics = metrics
+        self.logger = logger
+        self.now = now
+    }
+
+    public var accessTokenIssuer: AccessTokenIssuer {
+        AccessTokenIssuer(
+            keys: keys, store: store, issuer: configuration.issuer,
+            lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
+    }
+
+    /// Writes the configuration's users into the store (created or updated; users only in the store are kept).
+    public func seedUsers() async throws {
+        for user in configuration.users {
+            try await store.saveUser(
+                UserRecord(
+                    id: user.id, signInName: user.signInName, friendlyName: user.friendlyName,
+                    passwordHash: user.passwordHash))
+        }
+    }
+
+    /// The application. The store is closed by the application's own service group after the HTTP server has
+    /// finished its in-flight requests (services shut down in reverse order).
+    public func makeApplication(
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let https = configuration.issuer.lowercased().hasPrefix("https:")
+        let securityFields = SecurityHeaders.fields(https: https)
+        let challenge = ChallengeResponse(configuration: configuration, securityFields: securityFields)
+        let verifier = AccessTokenVerifier(keys: keys, store: store, issuer: configuration.issuer)
+        let routes = BridgeRoutes(
+            configuration: configuration, store: store, keys: keys, metrics: metrics,
+            bootstrap: BootstrapService(configuration: configuration, store: store, verifier: verifier, now: now),
+            challenge: challenge, now: now)
+
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ResponseHardeningMiddleware(fields: securityFields))
+        if configuration.log.requests ?? true { router.add(middleware: RequestLogMiddleware()) }
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(
+            middleware: RequestLimitsMiddleware(
+                maxHeaderValueBytes: configuration.limits.maxHeaderValueBytes,
+                maxBodyBytes: configuration.limits.maxBodyBytes))
+        routes.register(on: router)
+
+        let responder = BootstrapFastPath(
+            inner: router.buildResponder(), challenge: challenge.response, metrics: metrics,
+            logRequests: configuration.log.requests ?? true)
+        let limits = configuration.limits
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: .seconds(Int64(limits.idleTimeoutSeconds)),
+            httpDecoderConfiguration: .init(
+                // Above the per-value limit, so that RequestLimitsMiddleware answers 431 with the usual headers;
+                // only grossly oversized heads get the HTTP parser's bare 400.
+                maxHeaderFieldSize: 4 * limits.maxHeaderValueBytes, maxHeaderListSize: 8 * limits.maxHeaderValueBytes,
+                maxHeaderFieldCount: 100))
+        return Application(
+            responder: responder,
+            server: .http1(configuration: http1),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.listen.host, port: configuration.listen.port)),
+            services: [StoreShutdownService(store: store, logger: logger)],
+            onServerRunning: onServerRunning,
+            logger: logger)
+    }
+}
+
+/// Closes the store once graceful shutdown reaches it, i.e. after the HTTP server has drained.
+struct StoreShutdownService: Service {
+    let store: any Store
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        do {
+            try await store.close()
+            logger.info("store closed")
+        } catch {
+            logger.error("store did not close cleanly", metadata: ["error": "\(error)"])
+        }
+    }
+}

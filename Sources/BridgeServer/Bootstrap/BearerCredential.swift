@@ -1,0 +1,46 @@
+/// The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1). Office's docs also write
+/// `Bearer: <token>` (PROTOCOL.md §1), so a colon after the scheme is accepted too.
+///
+/// Anything else (another scheme, no token, spaces or characters outside `b64token`) is no credential at all, and
+/// the bootstrapper answers it with the challenge, as it does a missing header.
+struct BearerCredential: Sendable, Hashable {
+    let token: String
+
+    init?(authorization value: String?, maxBytes: Int) {
+        guard let value, value.utf8.count <= maxBytes else { return nil }
+        let isSpace = { (c: Character) in c == " " || c == "\t" }
+        var rest = Substring(value).drop(while: isSpace)
+        guard rest.prefix(6).lowercased() == "bearer" else { return nil }
+        rest = rest.dropFirst(6)
+        // "Bearer" must be followed by a colon or whitespace ("Bearerabc" is some other scheme).
+        var separated = false
+        if rest.first == ":" {
+            rest = rest.dropFirst()
+            separated = true
+        }
+        let afterScheme = rest.drop(while: isSpace)
+        guard separated || afterScheme.startIndex != rest.startIndex else { return nil }
+        let token = afterScheme.reversed().drop(while: isSpace).reversed()
+        let candidate = String(token)
+        guard !candidate.isEmpty, Self.isB64Token(candidate) else { return nil }
+        self.token = candidate
+    }
+
+    /// RFC 6750 §2.1: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
+    static func isB64Token(_ token: String) -> Bool {
+        var seenPadding = false
+        for byte in token.utf8 {
+            switch byte {
+            case UInt8(ascii: "="):
+                seenPadding = true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                if seenPadding { return false }
+            default:
+                return false
+            }
+        }
+        return token.utf8.first != UInt8(ascii: "=")
+    }
+}

@@ -1,0 +1,178 @@
+// The JSON Schema of the configuration, kept byte-identical to schemas/bridge-config.schema.json (a test checks).
+// Embedded so that the installed binary validates without finding the repository; edit both together.
+enum BridgeConfigSchema {
+    static let text = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://signinbridge.dev/schemas/bridge-config.schema.json",
+  "title": "SignInBridge server configuration",
+  "description": "The YAML file given to `signin-bridge serve --config` (samples/bridge.yaml). Keys with a default may be left out.",
+  "type": "object",
+  "required": ["issuer", "wopi"],
+  "additionalProperties": false,
+  "properties": {
+    "issuer": {
+      "description": "public origin of this server, https (http only for loopback hosts)",
+      "type": "string", "minLength": 1, "maxLength": 2048, "pattern": "^https?://[^\\s\"',]+$"
+    },
+    "listen": {
+      "type": "object", "additionalProperties": false,
+      "properties": {
+        "host": { "type": "string", "minLength": 1, "maxLength": 255, "default": "127.0.0.1" },
+        "port": { "type": "integer", "minimum": 0, "maximum": 65535, "default": 8080 }
+      }
+    },
+    "store": {
+      "type": "object", "additionalProperties": false,
+      "properties": {
+        "sqlite": {
+          "type": "object", "additionalProperties": false,
+          "properties": {
+            "path": { "type": "string", "minLength": 1, "default": "data/bridge.sqlite" },
+            "durability": { "enum": ["normal", "full"], "default": "normal" }
+          }
+        }
+      }
+    },
+    "signingKeys": {
+      "type": "object", "additionalProperties": false,
+      "properties": {
+        "file": { "type": "string", "minLength": 1, "default": "data/signing-keys.json" }
+      }
+    },
+    "log": {
+      "type": "object", "additionalProperties": false,
+      "properties": {
+        "level": { "enum": ["trace", "debug", "info", "notice", "warning", "error", "critical"], "default": "info" },
+        "format": { "enum": ["logfmt", "json"], "default": "logfmt" },
+        "requests": { "type": "boolean", "default": true }
+      }
+    },
+    "limits": {
+      "type": "object", "additionalProperties": false,
+      "properties": {
+        "maxBodyBytes": { "type": "integer", "minimum": 1024, "maximum": 16777216, "default": 65536 },
+        "maxHeaderValueBytes": { "type": "integer", "minimum": 256, "maximum": 65536, "default": 8192 },
+        "idleTimeoutSeconds": { "type": "integer", "minimum": 1, "maximum": 3600, "default": 60 }
+      }
+    },
+    "tokens": {
+      "type": "object", "additionalProperties": false,
+      "properties": {
+        "accessTokenLifetimeSeconds": { "type": "integer", "minimum": 60, "maximum": 86400, "default": 3600 }
+      }
+    },
+    "office": {
+      "type": "object", "additionalProperties": false,
+      "properties": {
+        "authorizationUri": { "$ref": "#/$defs/httpUrl" },
+        "tokenIssuanceUri": { "$ref": "#/$defs/httpUrl" },
+        "providerId": {
+          "description": "letters and digits as registered with Office; `_` is accepted with a warning",
+          "type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_]+$"
+        },
+        "urlSchemes": {
+          "type": "object", "additionalProperties": false,
+          "properties": {
+            "iOS": { "type": "array", "items": { "$ref": "#/$defs/urlScheme" }, "uniqueItems": true, "maxItems": 16 },
+            "Android": {
+              "type": "array", "uniqueItems": true, "maxItems": 16,
+              "items": {
+                "type": "object", "additionalProperties": false,
+                "required": ["minimumVersionCode", "packageName", "authActivity"],
+                "properties": {
+                  "minimumVersionCode": { "type": "integer", "minimum": 1, "maximum": 2100000000 },
+                  "packageName": {
+                    "description": "an Android application id such as com.contoso.app",
+                    "type": "string", "maxLength": 255, "pattern": "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$"
+                  },
+                  "authActivity": {
+                    "description": "the fully qualified class name of the auth activity",
+                    "type": "string", "maxLength": 255, "pattern": "^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_$]*)*$"
+                  }
+                }
+              }
+            },
+            "UWP": { "type": "array", "items": { "$ref": "#/$defs/urlScheme" }, "uniqueItems": true, "maxItems": 16 }
+          }
+        },
+        "resourceMetadata": { "type": "boolean", "default": false },
+        "additionalChallenges": {
+          "type": "array", "maxItems": 8,
+          "items": {
+            "description": "an auth-scheme, then its parameters, e.g. Basic realm=\"files\"",
+            "type": "string", "maxLength": 1024, "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+( [^\\r\\n]*)?$"
+          }
+        }
+      }
+    },
+    "wopi": {
+      "type": "object", "additionalProperties": false,
+      "required": ["ecosystemUrlTemplate", "rootContainer", "wopiSrcPrefixes"],
+      "properties": {
+        "ecosystemUrlTemplate": { "$ref": "#/$defs/tokenUrlTemplate" },
+        "rootContainer": {
+          "type": "object", "additionalProperties": false, "required": ["name", "urlTemplate"],
+          "properties": {
+            "name": { "type": "string", "minLength": 1, "maxLength": 255 },
+            "urlTemplate": { "$ref": "#/$defs/tokenUrlTemplate" }
+          }
+        },
+        "wopiSrcPrefixes": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "#/$defs/httpUrl" } },
+        "accessTokenLifetimeSeconds": { "type": "integer", "minimum": 60, "maximum": 604800, "default": 36000 }
+      }
+    },
+    "clients": {
+      "type": "array", "default": [],
+      "items": {
+        "type": "object", "additionalProperties": false, "required": ["id", "redirectUris", "grants"],
+        "properties": {
+          "id": { "type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[\\x21-\\x7E]+$" },
+          "public": { "type": "boolean", "default": false },
+          "secretHash": {
+            "description": "sha256:<64 hex digits> or a bcrypt hash",
+            "type": "string", "pattern": "^(sha256:[0-9a-f]{64}|\\$2[aby]\\$[0-9]{2}\\$[./A-Za-z0-9]{53})$"
+          },
+          "redirectUris": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 2048 } },
+          "grants": {
+            "type": "array", "minItems": 1, "uniqueItems": true,
+            "items": { "enum": ["authorization_code", "refresh_token", "client_credentials"] }
+          },
+          "tokenEndpointOverride": { "$ref": "#/$defs/httpUrl" },
+          "sessionContext": { "type": "boolean", "default": false }
+        }
+      }
+    },
+    "users": {
+      "type": "array", "default": [],
+      "items": {
+        "type": "object", "additionalProperties": false, "required": ["id", "signInName", "passwordHash"],
+        "properties": {
+          "id": { "type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[\\x21-\\x7E]+$" },
+          "signInName": { "type": "string", "minLength": 1, "maxLength": 320 },
+          "friendlyName": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "passwordHash": {
+            "description": "a bcrypt hash ($2b$...)",
+            "type": "string", "pattern": "^\\$2[aby]\\$[0-9]{2}\\$[./A-Za-z0-9]{53}$"
+          }
+        }
+      }
+    }
+  },
+  "$defs": {
+    "httpUrl": {
+      "description": "an absolute http(s) URL without quotes, commas or spaces",
+      "type": "string", "minLength": 1, "maxLength": 2048, "pattern": "^https?://[^\\s\"',]+$"
+    },
+    "tokenUrlTemplate": {
+      "description": "an absolute http(s) URL containing {access_token}",
+      "type": "string", "maxLength": 2048, "pattern": "^https?://[^\\s\"',]*\\{access_token\\}[^\\s\"',]*$"
+    },
+    "urlScheme": {
+      "description": "a URL scheme as RFC 3986 section 3.1 defines it",
+      "type": "string", "maxLength": 64, "pattern": "^[A-Za-z][A-Za-z0-9+.-]*$"
+    }
+  }
+}
+"""#
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// The whole configuration of one server, as `samples/bridge.yaml` documents it. Built by `ConfigurationLoader`
+/// after the schema (`BridgeConfigSchema`) and `ConfigurationChecks` have passed, so every value here is valid.
+public struct BridgeConfiguration: Sendable, Codable, Hashable {
+    /// The public origin of this server (RFC 8414 `issuer`); endpoint URLs are built from it.
+    public var issuer: String
+    public var listen: Listen
+    public var store: StoreSettings
+    public var signingKeys: SigningKeys
+    public var log: LogSettings
+    public var limits: Limits
+    public var tokens: Tokens
+    public var office: Office
+    public var wopi: Wopi
+    public var clients: [Client]
+    public var users: [User]
+
+    public struct Listen: Sendable, Codable, Hashable {
+        public var host: String
+        public var port: Int
+    }
+
+    public struct StoreSettings: Sendable, Codable, Hashable {
+        public var sqlite: SQLite
+
+        public struct SQLite: Sendable, Codable, Hashable {
+            /// Relative paths are resolved against the working directory (`make run` puts it under `./data/`).
+            public var path: String
+            /// `normal` or `full`, see `SQLiteStore.Durability`.
+            public var durability: String?
+        }
+    }
+
+    public struct SigningKeys: Sendable, Codable, Hashable {
+        /// A JSON file of ES256 keys; created with a fresh key (mode 0600) on first start when absent.
+        public var file: String
+    }
+
+    public struct LogSettings: Sendable, Codable, Hashable {
+        /// swift-log level name: trace, debug, info, notice, warning, error, critical.
+        public var level: String
+        /// `logfmt` or `json`.
+        public var format: String
+        /// One line per request (method, path, status, duration, request id) at info level.
+        public var requests: Bool?
+    }
+
+    public struct Limits: Sendable, Codable, Hashable {
+        /// Largest request body accepted before answering 413.
+        public var maxBodyBytes: Int
+        /// Largest value of any single request header that SignInBridge parses (Authorization, X-WOPI-*).
+        public var maxHeaderValueBytes: Int
+        /// A connection idle for longer is closed.
+        public var idleTimeoutSeconds: Int
+    }
+
+    public struct Tokens: Sendable, Codable, Hashable {
+        /// Lifetime of the signed access tokens this server issues.
+        public var accessTokenLifetimeSeconds: Int
+    }
+
+    /// Office app-to-app settings (PROTOCOL.md §1): what goes into the bootstrap challenge.
+    public struct Office: Sendable, Codable, Hashable {
+        /// Overrides `<issuer>/oauth2/authorize` in the challenge (a host behind a different front door).
+        public var authorizationUri: String?
+        /// Overrides `<issuer>/oauth2/token` in the challenge.
+        public var tokenIssuanceUri: String?
+        public var providerId: String?
+        public var urlSchemes: UrlSchemeSettings?
+        /// Adds `resource_metadata` (RFC 9728 §5.1) pointing at `/.well-known/oauth-protected-resource`.
+        public var resourceMetadata: Bool?
+        /// Further `WWW-Authenticate` challenges sent beside the Bearer one, e.g. `Basic realm="files"`.
+        public var additionalChallenges: [String]?
+    }
+
+    /// Per-platform lists in the order Office tries them; a platform left out is not offered.
+    public struct UrlSchemeSettings: Sendable, Codable, Hashable {
+        public var iOS: [String]?
+        public var Android: [AndroidApp]?
+        public var UWP: [String]?
+    }
+
+    /// One Android app Office may start by explicit component (the app-to-app page's triple).
+    public struct AndroidApp: Sendable, Codable, Hashable {
+        /// This version code and later support app to app.
+        public var minimumVersionCode: Int
+        public var packageName: String
+        public var authActivity: String
+    }
+
+    /// The WOPI side of the host.
+    public struct Wopi: Sendable, Codable, Hashable {
+        /// `EcosystemUrl` of the bootstrap answer; `{access_token}` is replaced by a fresh WOPI access token.
+        public var ecosystemUrlTemplate: String
+        public var rootContainer: RootContainer
+        /// The `X-WOPI-WopiSrc` values this host serves start with one of these (compared as URLs, whole segments).
+        public var wopiSrcPrefixes: [String]
+        /// Lifetime of the WOPI access tokens handed out (WOPI suggests about 10 hours).
+        public var accessTokenLifetimeSeconds: Int
+    }
+
+    public struct RootContainer: Sendable, Codable, Hashable {
+        public var name: String
+        /// `{access_token}` is replaced by a fresh WOPI access token.
+        public var urlTemplate: String
+    }
+
+    /// An OAuth client (RFC 6749 §2). Used by the token endpoint of the OAuth issue; `token issue` checks the id.
+    public struct Client: Sendable, Codable, Hashable {
+        public var id: String
+        /// Public clients (native apps, RFC 8252) have no secret and must use PKCE.
+        public var `public`: Bool?
+        /// `sha256:<hex>` or a bcrypt hash of the client secret; required unless `public`.
+        public var secretHash: String?
+        public var redirectUris: [String]
+        public var grants: [String]
+        /// Alternative token endpoint sent as `tk` in the final redirect (PROTOCOL.md §1).
+        public var tokenEndpointOverride: String?
+        /// Send a session context (`sc`) in the final redirect, echoed by Office in `X-WOPI-SessionContext`.
+        public var sessionContext: Bool?
+
+        public var isPublic: Bool { self.public ?? false }
+    }
+
+    /// A local account of the embedded default, loaded into the store at start.
+    public struct User: Sendable, Codable, Hashable {
+        public var id: String
+        public var signInName: String
+        public var friendlyName: String?
+        /// bcrypt (`$2b$…`); generate one with `htpasswd -bnBC 12 "" PASSWORD | tr -d ':'`.
+        public var passwordHash: String
+    }
+}
+
+extension BridgeConfiguration {
+    /// `authorization_uri` of the challenge.
+    public var authorizationURI: String { office.authorizationUri ?? issuerURL(path: "/oauth2/authorize") }
+    /// `tokenIssuance_uri` of the challenge.
+    public var tokenIssuanceURI: String { office.tokenIssuanceUri ?? issuerURL(path: "/oauth2/token") }
+
+    /// The issuer with `path` appended, without a doubled slash.
+    public func issuerURL(path: String) -> String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + path
+    }
+}

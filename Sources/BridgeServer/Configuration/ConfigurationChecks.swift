@@ -1,0 +1,116 @@
+import Foundation
+import SignInProtocol
+
+/// The rules a JSON Schema cannot say: URL semantics, cross-field consistency, uniqueness by key. Each error names
+/// its key path; warnings are printed but do not stop the server.
+struct ConfigurationChecks {
+    let lineOf: (String) -> Int?
+    private(set) var errors: [ConfigurationProblem] = []
+    private(set) var warnings: [ConfigurationProblem] = []
+
+    init(lineOf: @escaping (String) -> Int?) {
+        self.lineOf = lineOf
+    }
+
+    mutating func run(_ config: BridgeConfiguration) {
+        checkURL(config.issuer, at: "issuer", allowPath: true)
+        if let issuer = URL(string: config.issuer), issuer.query != nil || issuer.fragment != nil {
+            error("issuer", "must have no query or fragment (RFC 8414 §2)")
+        }
+        if let uri = config.office.authorizationUri { checkURL(uri, at: "office.authorizationUri", allowPath: true) }
+        if let uri = config.office.tokenIssuanceUri { checkURL(uri, at: "office.tokenIssuanceUri", allowPath: true) }
+        if let providerId = config.office.providerId, providerId.contains("_") {
+            warning(
+                "office.providerId",
+                "Office documents letters and digits only; \"\(providerId)\" has `_` (accepted, as the docs' own examples do)")
+        }
+        for (index, challenge) in (config.office.additionalChallenges ?? []).enumerated() {
+            let scheme = challenge.prefix { $0 != " " }
+            if scheme.lowercased() == "bearer" {
+                error(
+                    "office.additionalChallenges[\(index)]",
+                    "must not be a Bearer challenge: the one Bearer challenge is built from the office settings")
+            }
+        }
+        checkTemplate(config.wopi.ecosystemUrlTemplate, at: "wopi.ecosystemUrlTemplate")
+        checkTemplate(config.wopi.rootContainer.urlTemplate, at: "wopi.rootContainer.urlTemplate")
+        for (index, prefix) in config.wopi.wopiSrcPrefixes.enumerated() {
+            checkURL(prefix, at: "wopi.wopiSrcPrefixes[\(index)]", allowPath: true)
+        }
+        checkClients(config.clients)
+        checkUsers(config.users)
+    }
+
+    private mutating func checkClients(_ clients: [BridgeConfiguration.Client]) {
+        var seen = Set<String>()
+        for (index, client) in clients.enumerated() {
+            let path = "clients[\(index)]"
+            if !seen.insert(client.id).inserted { error("\(path).id", "repeats the client id \"\(client.id)\"") }
+            if client.isPublic {
+                if client.secretHash != nil {
+                    error("\(path).secretHash", "a public client has no secret (RFC 8252 §8.4); remove it or set public: false")
+                }
+                if client.grants.contains("client_credentials") {
+                    error("\(path).grants", "client_credentials needs a confidential client (RFC 6749 §4.4)")
+                }
+            } else if client.secretHash == nil {
+                error("\(path).secretHash", "is required for a confidential client (or set public: true)")
+            }
+            if client.grants.contains("refresh_token") && !client.grants.contains("authorization_code") {
+                error("\(path).grants", "refresh_token is only issued with authorization_code")
+            }
+            if let override = client.tokenEndpointOverride {
+                checkURL(override, at: "\(path).tokenEndpointOverride", allowPath: true)
+            }
+            for (uriIndex, uri) in client.redirectUris.enumerated() {
+                checkRedirectURI(uri, at: "\(path).redirectUris[\(uriIndex)]", publicClient: client.isPublic)
+            }
+        }
+    }
+
+    /// Registration rules of SignInProtocol's `RedirectURIPolicy` (RFC 6749 §3.1.2, RFC 8252 §7, RFC 9700 §2.1):
+    /// public clients are native apps, confidential ones web servers (Office's `https://localhost` gets a warning).
+    private mutating func checkRedirectURI(_ uri: String, at path: String, publicClient: Bool) {
+        let assessment = RedirectURIPolicy().assessRegistration(uri, for: publicClient ? .native : .web)
+        for problem in assessment.errors { error(path, problem.description) }
+        for problem in assessment.warnings { warning(path, problem.description) }
+    }
+
+    private mutating func checkUsers(_ users: [BridgeConfiguration.User]) {
+        var ids = Set<String>()
+        var names = Set<String>()
+        for (index, user) in users.enumerated() {
+            if !ids.insert(user.id).inserted { error("users[\(index)].id", "repeats the user id \"\(user.id)\"") }
+            if !names.insert(user.signInName.lowercased()).inserted {
+                error("users[\(index)].signInName", "repeats the sign-in name \"\(user.signInName)\" (compared ignoring case)")
+            }
+        }
+    }
+
+    private mutating func checkTemplate(_ template: String, at path: String) {
+        let sample = template.replacingOccurrences(of: "{access_token}", with: "TOKEN")
+        checkURL(sample, at: path, allowPath: true)
+    }
+
+    /// An absolute http(s) URL with a host; plain http only for loopback hosts (development).
+    private mutating func checkURL(_ string: String, at path: String, allowPath: Bool) {
+        guard let url = URL(string: string), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty
+        else { return error(path, "expected an absolute http(s) URL with a host, got \"\(string)\"") }
+        if scheme == "http" && !Self.isLoopback(host) {
+            error(path, "use https; http is accepted only for loopback hosts (127.0.0.1, [::1], localhost)")
+        }
+    }
+
+    static func isLoopback(_ host: String?) -> Bool {
+        guard let host = host?.lowercased() else { return false }
+        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    private mutating func error(_ keyPath: String, _ message: String) {
+        errors.append(ConfigurationProblem(keyPath: keyPath, message: message, line: lineOf(keyPath)))
+    }
+
+    private mutating func warning(_ keyPath: String, _ message: String) {
+        warnings.append(ConfigurationProblem(keyPath: keyPath, message: message, line: lineOf(keyPath)))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Headers every response carries (OWASP secure headers): no MIME sniffing, no framing, no referrer, a CSP that
+/// allows nothing (HTML pages of the OAuth issue set their own, stricter-than-default one), and `no-store` unless a
+/// route chose its own caching (tokens must never be cached, RFC 6749 §5.1).
+enum SecurityHeaders {
+    static let contentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+    static func fields(https: Bool) -> [HTTPField] {
+        var fields: [HTTPField] = [
+            HTTPField(name: .cacheControl, value: "no-store"),
+            HTTPField(name: .xContentTypeOptions, value: "nosniff"),
+            HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy),
+            HTTPField(name: .referrerPolicy, value: "no-referrer"),
+            HTTPField(name: .xFrameOptions, value: "DENY"),
+        ]
+        if https {
+            fields.append(HTTPField(name: .strictTransportSecurity, value: "max-age=31536000"))
+        }
+        return fields
+    }
+
+    /// Adds each field the response does not set itself.
+    static func apply(_ fields: [HTTPField], to headers: inout HTTPFields) {
+        for field in fields where headers[field.name] == nil { headers.append(field) }
+    }
+}
+
+extension HTTPField.Name {
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+    static let xFrameOptions = Self("X-Frame-Options")!
+    static let xRequestID = Self("X-Request-Id")!
+    static let wopiEcosystemOperation = Self("X-WOPI-EcosystemOperation")!
+    static let wopiSrc = Self("X-WOPI-WopiSrc")!
+    static let wopiSessionContext = Self("X-WOPI-SessionContext")!
+}
+
+/// The outermost middleware: turns thrown HTTP errors into responses (so every answer, 404s included, gets the
+/// headers), maps anything unexpected to a bare 500 without details, adds the security headers and the request id.
+struct ResponseHardeningMiddleware<Context: RequestContext>: RouterMiddleware {
+    let fields: [HTTPField]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        } catch {
+            context.logger.error("unexpected error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+            response = Response(status: .internalServerError)
+        }
+        SecurityHeaders.apply(fields, to: &response.headers)
+        if case .string(let id)? = context.logger[metadataKey: "hb.request.id"] {
+            response.headers[.xRequestID] = id
+        } else if let id = context.logger[metadataKey: "hb.request.id"] {
+            response.headers[.xRequestID] = "\(id)"
+        }
+        return response
+    }
+}
+
+/// Refuses oversized input before any route sees it: a header value over the configured limit gets 431
+/// (RFC 6585 §5), a declared body over the limit 413 (RFC 9110 §15.5.14). Bodies without a length are limited by
+/// the routes that read them (`collect(upTo:)`).
+struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let maxHeaderValueBytes: Int
+    let maxBodyBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        for field in request.headers where field.value.utf8.count > maxHeaderValueBytes {
+            throw HTTPError(
+                .init(code: 431, reasonPhrase: "Request Header Fields Too Large"),
+                message: "header \(field.name.canonicalName) is over \(maxHeaderValueBytes) bytes")
+        }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodyBytes {
+            throw HTTPError(.contentTooLarge, message: "the request body is over \(maxBodyBytes) bytes")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// One log line per request at info: method, path without query (WOPI URLs carry tokens in the query), status and
+/// duration. Never headers, never bodies.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        context.logger.info(
+            "request",
+            metadata: [
+                "method": .string(request.method.rawValue), "path": .string(request.uri.path),
+                "status": .stringConvertible(response.status.code),
+                "duration_ms": .string(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)),
+            ])
+        return response
+    }
+}

@@ -1,0 +1,63 @@
+import Crypto
+import Foundation
+import JWTKit
+
+/// The ES256 keys this server signs access tokens with. The first key signs; every key is published in the JWKS so
+/// tokens signed before a rotation still verify. Kept in one JSON file, created with a fresh key on first start.
+public struct SigningKeySet: Sendable {
+    public struct Key: Sendable {
+        /// RFC 7638 JWK thumbprint of the public key: stable, and derived rather than invented.
+        public let kid: String
+        let privateKey: ES256PrivateKey
+        let x: String
+        let y: String
+    }
+
+    public let keys: [Key]
+    /// The collection jwt-kit signs and verifies with.
+    public let collection: JWTKeyCollection
+
+    public var signingKey: Key { keys[0] }
+
+    init(keys: [Key]) async {
+        self.keys = keys
+        let collection = JWTKeyCollection()
+        for key in keys { await collection.add(ecdsa: key.privateKey, kid: JWKIdentifier(string: key.kid)) }
+        self.collection = collection
+    }
+
+    /// A set with one new key, not saved anywhere (tests).
+    public static func generate() async -> SigningKeySet {
+        await SigningKeySet(keys: [Key(privateKey: ES256PrivateKey())])
+    }
+
+    /// The JWKS document (RFC 7517 §5) with the public halves only.
+    public var jwksJSON: String {
+        let entries = keys.map { key in
+            #"{"alg":"ES256","crv":"P-256","kid":"\#(key.kid)","kty":"EC","use":"sig","x":"\#(key.x)","y":"\#(key.y)"}"#
+        }
+        return #"{"keys":["# + entries.joined(separator: ",") + "]}"
+    }
+}
+
+extension SigningKeySet.Key {
+    init(privateKey: ES256PrivateKey) {
+        // A P-256 key always has parameters; jwt-kit returns them base64url-encoded.
+        let parameters = privateKey.parameters ?? (x: "", y: "")
+        self.privateKey = privateKey
+        self.x = parameters.x
+        self.y = parameters.y
+        // RFC 7638 §3.2: the required members in lexicographic order, no whitespace.
+        let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(parameters.x)","y":"\#(parameters.y)"}"#
+        self.kid = Base64URL.encode(Data(SHA256.hash(data: Data(canonical.utf8))))
+    }
+}
+
+enum Base64URL {
+    static func encode(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,52 @@
+import BridgeStore
+import Foundation
+import JWTKit
+
+/// Decides whether a presented access token may be used: signature by one of our keys, our issuer and audience,
+/// not expired, and still active in the store (not revoked, grant not revoked). Any failure is just "invalid":
+/// the bootstrapper answers every one with the same challenge, and the reason goes to the debug log only.
+public struct AccessTokenVerifier: Sendable {
+    public enum Rejection: Error, Sendable, Hashable {
+        case malformedOrBadSignature
+        case wrongIssuerOrAudience
+        case expired
+        case revoked
+        case unknown
+        /// The store could not be asked; the caller answers 503, never lets the token through.
+        case storeUnavailable
+    }
+
+    let keys: SigningKeySet
+    let store: any Store
+    let issuer: String
+
+    public init(keys: SigningKeySet, store: any Store, issuer: String) {
+        self.keys = keys
+        self.store = store
+        self.issuer = issuer
+    }
+
+    /// The token's record and grant when it is usable at `now`.
+    public func verify(_ token: String, at now: Date) async throws(Rejection) -> (AccessTokenRecord, GrantRecord) {
+        let claims: AccessTokenClaims
+        do {
+            claims = try await keys.collection.verify(token, as: AccessTokenClaims.self)
+        } catch {
+            throw .malformedOrBadSignature
+        }
+        guard claims.iss.value == issuer, claims.aud.value.contains(issuer) else { throw .wrongIssuerOrAudience }
+        guard claims.exp.value > now else { throw .expired }
+        let status: AccessTokenStatus
+        do {
+            status = try await store.accessTokenStatus(tokenID: claims.jti.value, at: now)
+        } catch {
+            throw .storeUnavailable
+        }
+        switch status {
+        case .active(let record, let grant) where grant.userID == claims.sub.value: return (record, grant)
+        case .active, .unknown: throw .unknown
+        case .expired: throw .expired
+        case .revoked: throw .revoked
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// What the store knows about an access token id at a given time.
+public enum AccessTokenStatus: Sendable, Hashable {
+    case active(AccessTokenRecord, GrantRecord)
+    case expired
+    /// The token or its grant was revoked.
+    case revoked
+    /// No token with this id was ever recorded (or it was purged after expiry).
+    case unknown
+}
+
+/// The result of redeeming an authorization code. Only `.redeemed` may lead to tokens.
+public enum CodeRedemption: Sendable, Hashable {
+    case redeemed(AuthorizationCodeRecord)
+    /// The code had been redeemed before; its grant is now revoked (RFC 9700 §4.2.4).
+    case replayed(GrantID)
+    case expired
+    /// The code's grant was revoked before this redemption.
+    case revoked
+    case unknown
+}
+
+/// The result of rotating a refresh token. Only `.rotated` means the replacement was stored.
+public enum RefreshRotation: Sendable, Hashable {
+    /// `presented` is retired; the replacement is active in the same grant. Carries the retired token's record.
+    case rotated(previous: RefreshTokenRecord)
+    /// `presented` had been rotated before; its grant is now revoked (replay detection, RFC 9700 §4.14.2).
+    case replayed(GrantID)
+    case expired
+    case revoked
+    case unknown
+}

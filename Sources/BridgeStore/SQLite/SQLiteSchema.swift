@@ -1,0 +1,90 @@
+/// The SQLite schema as an ordered list of migrations (one statement per string), applied on open and recorded in
+/// `PRAGMA user_version`. Never edit a released migration: append one.
+///
+/// Times are integer milliseconds since the epoch and ids/digests are text, so the same tables map one to one onto
+/// PostgreSQL (`bigint`, `text`) later. Revocation lives on the grant; token lookups join it, so revoking a grant is
+/// one row update however many tokens hang off it.
+enum SQLiteSchema {
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY NOT NULL,
+                sign_in_name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                friendly_name TEXT,
+                password_hash TEXT
+            )
+            """,
+            """
+            CREATE TABLE grants (
+                id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                session_context TEXT,
+                created_at INTEGER NOT NULL,
+                revoked_at INTEGER
+            )
+            """,
+            "CREATE INDEX grants_by_user ON grants(user_id)",
+            """
+            CREATE TABLE access_tokens (
+                token_id TEXT PRIMARY KEY NOT NULL,
+                grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+                issued_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                revoked_at INTEGER
+            )
+            """,
+            "CREATE INDEX access_tokens_by_grant ON access_tokens(grant_id)",
+            """
+            CREATE TABLE wopi_access_tokens (
+                digest TEXT PRIMARY KEY NOT NULL,
+                grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL,
+                wopi_source TEXT,
+                issued_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX wopi_access_tokens_by_grant ON wopi_access_tokens(grant_id)",
+            """
+            CREATE TABLE authorization_codes (
+                digest TEXT PRIMARY KEY NOT NULL,
+                grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+                client_id TEXT NOT NULL,
+                redirect_uri TEXT NOT NULL,
+                code_challenge TEXT,
+                code_challenge_method TEXT,
+                scope TEXT NOT NULL,
+                issued_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                redeemed_at INTEGER
+            )
+            """,
+            "CREATE INDEX authorization_codes_by_grant ON authorization_codes(grant_id)",
+            """
+            CREATE TABLE refresh_tokens (
+                digest TEXT PRIMARY KEY NOT NULL,
+                grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+                client_id TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                issued_at INTEGER NOT NULL,
+                expires_at INTEGER,
+                rotated_at INTEGER
+            )
+            """,
+            "CREATE INDEX refresh_tokens_by_grant ON refresh_tokens(grant_id)",
+            """
+            CREATE TABLE sessions (
+                digest TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                ended_at INTEGER
+            )
+            """,
+            "CREATE INDEX sessions_by_user ON sessions(user_id)",
+        ]
+    ]
+}

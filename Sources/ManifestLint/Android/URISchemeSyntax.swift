@@ -1,0 +1,27 @@
+/// URI scheme rules shared by the Android, iOS and UrlSchemes checks.
+enum URISchemeSyntax {
+    /// RFC 3986 §3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+    static func isValid(_ scheme: String) -> Bool {
+        guard let first = scheme.unicodeScalars.first, first.isASCIILetter else { return false }
+        return scheme.unicodeScalars.dropFirst().allSatisfy {
+            $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "."
+        }
+    }
+
+    /// Schemes with a registered public meaning, which are never a partner's private-use scheme.
+    static let publicSchemes: Set<String> = [
+        "http", "https", "file", "content", "mailto", "tel", "sms", "smsto", "mms", "geo", "market", "intent",
+        "ftp", "data", "about", "javascript",
+    ]
+
+    /// RFC 8252 §7.1: a private-use scheme should be a reverse domain name the app's owner controls, so at least
+    /// one dot (`com.example.app`).
+    static func isReverseDomain(_ scheme: String) -> Bool {
+        let labels = scheme.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+    }
+}
+
+extension Unicode.Scalar {
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}

@@ -1,0 +1,24 @@
+/// `android:host` may start with `*` to match subdomains (`*.contoso.com`); a `*` anywhere else is a literal
+/// character and the filter never matches.
+public struct HostWildcard: AndroidManifestRule {
+    public let descriptor = RuleDescriptor(
+        id: "android-host-wildcard",
+        severity: .error,
+        summary: "A <data android:host> has a '*' wildcard that is not at the start.",
+        hint: "Use the wildcard only as the first label: android:host=\"*.contoso.com\".",
+        reference: .androidDataElement)
+
+    public init() {}
+
+    public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
+        manifest.components.flatMap(\.intentFilters).flatMap { $0.dataAttributes("host") }.compactMap { host in
+            let value = host.value
+            guard value.contains("*"), !BuildTimeValue.isPlaceholder(value) else { return nil }
+            let rest = value.dropFirst()
+            let leadingWildcardOnly = value.first == "*" && !rest.contains("*") && (rest.isEmpty || rest.first == ".")
+            guard !leadingWildcardOnly else { return nil }
+            return descriptor.finding(
+                "android:host \"\(value)\" has a '*' that is not a leading \"*.\" wildcard", at: host.valuePosition)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// RFC 8252 §7.1: a private-use scheme should be a reverse domain name the app's owner controls
+/// (`com.contoso.files`), so that two apps do not claim the same scheme by accident.
+public struct SchemeNotReverseDomain: AndroidManifestRule {
+    public let descriptor = RuleDescriptor(
+        id: "android-scheme-not-reverse-domain",
+        severity: .warning,
+        summary: "A private-use URI scheme is not a reverse domain name (RFC 8252 §7.1).",
+        hint: "Use a scheme based on a domain you own, reversed: com.contoso.files.",
+        reference: .rfc8252PrivateUse)
+
+    public init() {}
+
+    public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
+        manifest.components.flatMap(\.intentFilters).filter(\.isView).flatMap(\.schemes).compactMap { scheme in
+            let value = scheme.value
+            guard URISchemeSyntax.isValid(value), !URISchemeSyntax.publicSchemes.contains(value.lowercased()),
+                !URISchemeSyntax.isReverseDomain(value)
+            else { return nil }
+            return descriptor.finding(
+                "private-use scheme \"\(value)\" is not a reverse domain name", at: scheme.valuePosition)
+        }
+    }
+}

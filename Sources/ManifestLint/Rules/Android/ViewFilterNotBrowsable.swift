@@ -1,0 +1,32 @@
+/// Office and browsers only resolve VIEW intents to filters with both DEFAULT and BROWSABLE (the Office docs'
+/// manifest snippet declares both). Filters whose data are MIME types only (document viewers) are not link targets
+/// and are left alone.
+public struct ViewFilterNotBrowsable: AndroidManifestRule {
+    public let descriptor = RuleDescriptor(
+        id: "android-view-filter-not-browsable",
+        severity: .error,
+        summary: "A VIEW intent filter for links lacks category DEFAULT or BROWSABLE.",
+        hint: "Add <category android:name=\"android.intent.category.DEFAULT\"/> and <category android:name=\"android.intent.category.BROWSABLE\"/> to the filter.",
+        reference: .androidDeepLinks)
+
+    public init() {}
+
+    public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
+        var diagnoses = [Diagnosis]()
+        for component in manifest.components where component.kind == .activity || component.kind == .activityAlias {
+            for filter in component.intentFilters where filter.isView {
+                let mimeOnly = !filter.data.isEmpty && filter.schemes.isEmpty
+                guard !mimeOnly else { continue }
+                let present = Set(filter.categories.map(\.value))
+                let missing = [IntentFilter.defaultCategory, IntentFilter.browsableCategory].filter { !present.contains($0) }
+                guard !missing.isEmpty else { continue }
+                let names = missing.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
+                diagnoses.append(
+                    descriptor.finding(
+                        "VIEW intent filter of \(component.label) lacks category \(names.joined(separator: " and "))",
+                        at: filter.element.position))
+            }
+        }
+        return diagnoses
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import BridgeServer
+import Foundation
+import Logging
+import Metrics
+import Prometheus
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the bootstrap server (WOPI bootstrapper, well-known endpoints, /metrics, /auth/health).",
+        discussion: """
+            Stops gracefully on SIGINT or SIGTERM: requests in flight finish, then the store closes.
+            Exit status 2 when the configuration is invalid (every problem is printed with its key path).
+            """)
+
+    @Option(help: "The YAML configuration file (see samples/bridge.yaml).")
+    var config: String
+
+    @Option(help: "Listen on this host instead of listen.host.")
+    var host: String?
+
+    @Option(help: "Listen on this port instead of listen.port (0 picks a free one).")
+    var port: Int?
+
+    func run() async throws {
+        let loaded = try loadConfigurationOrExit(config)
+        var configuration = loaded.configuration
+        if let host { configuration.listen.host = host }
+        if let port {
+            guard (0...65535).contains(port) else {
+                printToStandardError("--port: expected 0…65535, got \(port)")
+                throw ExitCode(2)
+            }
+            configuration.listen.port = port
+        }
+        let level = Logger.Level(rawValue: configuration.log.level) ?? .info
+        let format = LineLogHandler.Format(rawValue: configuration.log.format) ?? .logfmt
+        LoggingSystem.bootstrap { LineLogHandler(label: $0, format: format, level: level) }
+        var logger = Logger(label: "signin-bridge")
+        logger.logLevel = level
+        for warning in loaded.warnings { logger.warning("configuration", metadata: ["problem": "\(warning)"]) }
+
+        let runtime = try await ServerRuntime.open(configuration, logger: logger)
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: runtime.app.metrics.registry))
+        if runtime.createdSigningKeys {
+            logger.notice("created signing keys", metadata: ["file": "\(configuration.signingKeys.file)"])
+        }
+        try await runtime.app.seedUsers()
+        let issuer = configuration.issuer
+        let startupLogger = logger
+        let application = runtime.app.makeApplication { channel in
+            let address = channel.localAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
+            startupLogger.notice(
+                "listening",
+                metadata: ["address": "\(address)", "bootstrap": "\(issuer)/wopibootstrapper"])
+        }
+        try await application.runService()
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import BridgeServer
+import BridgeStore
+import Logging
+
+/// Opens what `serve` and `token issue` share: the store and the signing keys named by the configuration.
+struct ServerRuntime {
+    let app: BridgeServerApp
+    let createdSigningKeys: Bool
+
+    static func open(_ configuration: BridgeConfiguration, logger: Logger = Logger(label: "signin-bridge")) async throws
+        -> ServerRuntime
+    {
+        let durability = SQLiteStore.Durability(rawValue: configuration.store.sqlite.durability ?? "normal") ?? .normal
+        let store: SQLiteStore
+        do {
+            store = try await SQLiteStore.open(path: configuration.store.sqlite.path, durability: durability)
+        } catch {
+            printToStandardError("store.sqlite.path: cannot open \(configuration.store.sqlite.path): \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            let (keys, created) = try await SigningKeyFile.loadOrCreate(path: configuration.signingKeys.file)
+            return ServerRuntime(
+                app: BridgeServerApp(configuration: configuration, store: store, keys: keys, logger: logger),
+                createdSigningKeys: created)
+        } catch {
+            try? await store.close()
+            printToStandardError(error.description)
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import BridgeStore
+import Foundation
+import Testing
+
+/// What only the SQLite implementation promises: a file that survives a restart, WAL mode, idempotent migrations.
+@Suite("SQLiteStore")
+struct SQLiteStoreTests {
+    @Test func reopeningTheSameFileKeepsEverything() async throws {
+        let path = try TemporaryDirectory.make().appendingPathComponent("nested/dir/bridge.sqlite").path
+        let first = try await SQLiteStore.open(path: path)
+        let grant = try await makeGrant(in: first)
+        try await first.recordAccessToken(
+            AccessTokenRecord(tokenID: "jti", grantID: grant.id, issuedAt: t0, expiresAt: seconds(60)))
+        try await first.close()
+
+        let second = try await SQLiteStore.open(path: path, durability: .full)
+        #expect(try await second.accessTokenStatus(tokenID: "jti", at: seconds(1)) == .active(
+            AccessTokenRecord(tokenID: "jti", grantID: grant.id, issuedAt: t0, expiresAt: seconds(60)), grant))
+        try await second.close()
+    }
+
+    @Test func databaseIsInWriteAheadLogMode() async throws {
+        let directory = try TemporaryDirectory.make()
+        let store = try await SQLiteStore.open(path: directory.appendingPathComponent("bridge.sqlite").path)
+        _ = try await makeGrant(in: store)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("bridge.sqlite-wal").path))
+        try await store.close()
+    }
+
+    @Test func twoStoresOnOneFileSeeEachOthersWrites() async throws {
+        // As `signin-bridge token issue` and `serve` do: two handles, one file.
+        let path = try TemporaryDirectory.make().appendingPathComponent("bridge.sqlite").path
+        let server = try await SQLiteStore.open(path: path)
+        let cli = try await SQLiteStore.open(path: path)
+        let grant = try await makeGrant(in: cli)
+        #expect(try await server.grant(id: grant.id) == grant)
+        try await cli.close()
+        try await server.close()
+    }
+
+    @Test func unusableDirectoryFailsToOpen() async throws {
+        await #expect(throws: (any Error).self) { try await SQLiteStore.open(path: "/proc/signin-bridge/bridge.sqlite") }
+    }
+
+    @Test func migrationsRunOnceAcrossReopens() async throws {
+        let path = try TemporaryDirectory.make().appendingPathComponent("bridge.sqlite").path
+        for _ in 0..<3 { try await SQLiteStore.open(path: path).close() }
+        let store = try await SQLiteStore.open(path: path)
+        _ = try await makeGrant(in: store)
+        try await store.close()
+    }
+}

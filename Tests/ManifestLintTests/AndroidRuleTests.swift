@@ -1,0 +1,120 @@
+import SignInProtocol
+import Testing
+
+@testable import ManifestLint
+
+/// One test per Android rule (named after its id): it fires on the mistake, at the right place, and stays silent
+/// on the corrected document.
+@Suite struct AndroidRuleTests {
+    let view = """
+        <action android:name="android.intent.action.VIEW"/>\
+        <category android:name="android.intent.category.DEFAULT"/>\
+        <category android:name="android.intent.category.BROWSABLE"/>
+        """
+
+    @Test func androidAuthActivityMissing() throws {
+        let other = RuleHarness.manifest("<activity android:name=\".Other\" android:exported=\"true\"/>")
+        #expect(
+            try RuleHarness.run(AuthActivityMissing(), other) == [
+                "1:70 UrlSchemes names auth activity com.contoso.files.AuthActivity of com.contoso.files, which this manifest does not declare"
+            ])
+        // Found by its fully qualified name too, and entries of other packages are not this manifest's business.
+        let qualified = RuleHarness.manifest("<activity android:name=\"com.contoso.files.AuthActivity\"/>")
+        #expect(try RuleHarness.run(AuthActivityMissing(), qualified).isEmpty)
+        #expect(try RuleHarness.run(AuthActivityMissing(), other.replacingOccurrences(of: "com.contoso.files", with: "org.other")).isEmpty)
+    }
+
+    @Test func androidAuthActivityNotExported() throws {
+        let privateOne = RuleHarness.manifest("<activity android:name=\".AuthActivity\" android:exported=\"false\"/>")
+        #expect(try RuleHarness.run(AuthActivityNotExported(), privateOne).map { String($0.prefix(5)) } == ["3:58 "])
+        let noFilter = RuleHarness.manifest("<activity android:name=\".AuthActivity\"/>")
+        #expect(try RuleHarness.run(AuthActivityNotExported(), noFilter).count == 1)
+        let withFilter = RuleHarness.manifest("<activity android:name=\".AuthActivity\"><intent-filter>\(view)</intent-filter></activity>")
+        #expect(try RuleHarness.run(AuthActivityNotExported(), withFilter).isEmpty)
+    }
+
+    @Test func androidExportedMissing() throws {
+        let text = RuleHarness.manifest("<activity android:name=\".A\"><intent-filter>\(view)</intent-filter></activity>")
+        #expect(try RuleHarness.run(ExportedMissing(), text, targetSdk: 31).first?.hasPrefix("3:1 <activity") == true)
+        #expect(try RuleHarness.run(ExportedMissing(), text).first?.hasPrefix("3:1 (warning)") == true)
+        #expect(try RuleHarness.run(ExportedMissing(), text, targetSdk: 30).isEmpty)
+        let fromManifest = RuleHarness.manifest(
+            "<service android:name=\".S\"><intent-filter><action android:name=\"x\"/></intent-filter></service>",
+            sdk: "<uses-sdk android:targetSdkVersion=\"34\"/>")
+        #expect(try RuleHarness.run(ExportedMissing(), fromManifest).count == 1)
+        let declared = text.replacingOccurrences(of: "\".A\"", with: "\".A\" android:exported=\"true\"")
+        #expect(try RuleHarness.run(ExportedMissing(), declared, targetSdk: 34).isEmpty)
+    }
+
+    @Test func androidViewFilterNotBrowsable() throws {
+        let text = RuleHarness.manifest(
+            "<activity android:name=\".A\"><intent-filter><action android:name=\"android.intent.action.VIEW\"/><data android:scheme=\"com.contoso.x\"/></intent-filter></activity>"
+        )
+        #expect(try RuleHarness.run(ViewFilterNotBrowsable(), text) == ["3:29 VIEW intent filter of <activity android:name=\".A\"> lacks category DEFAULT and BROWSABLE"])
+        let mimeOnly = text.replacingOccurrences(of: "android:scheme=\"com.contoso.x\"", with: "android:mimeType=\"application/pdf\"")
+        #expect(try RuleHarness.run(ViewFilterNotBrowsable(), mimeOnly).isEmpty)
+    }
+
+    func data(_ attributes: String) -> String {
+        RuleHarness.manifest("<activity android:name=\".A\" android:exported=\"true\"><intent-filter>\(view)<data \(attributes)/></intent-filter></activity>")
+    }
+
+    @Test func androidSchemeSyntax() throws {
+        #expect(try RuleHarness.run(DataSchemeSyntax(), data("android:scheme=\"Com.Contoso\"")).count == 1)
+        #expect(try RuleHarness.run(DataSchemeSyntax(), data("android:scheme=\"com.contoso:\"")).count == 1)
+        #expect(try RuleHarness.run(DataSchemeSyntax(), data("android:scheme=\"\"")).count == 1)
+        #expect(try RuleHarness.run(DataSchemeSyntax(), data("android:scheme=\"1abc\"")).count == 1)
+        #expect(try RuleHarness.run(DataSchemeSyntax(), data("android:scheme=\"com.contoso\"")).isEmpty)
+        #expect(try RuleHarness.run(DataSchemeSyntax(), data("android:scheme=\"${appAuthRedirectScheme}\"")).isEmpty)
+    }
+
+    @Test func androidHostWildcard() throws {
+        #expect(try RuleHarness.run(HostWildcard(), data("android:scheme=\"https\" android:host=\"a.*.contoso.com\"")).count == 1)
+        #expect(try RuleHarness.run(HostWildcard(), data("android:scheme=\"https\" android:host=\"*contoso.com\"")).count == 1)
+        #expect(try RuleHarness.run(HostWildcard(), data("android:scheme=\"https\" android:host=\"*.contoso.com\"")).isEmpty)
+        #expect(try RuleHarness.run(HostWildcard(), data("android:scheme=\"https\" android:host=\"*\"")).isEmpty)
+    }
+
+    @Test func androidPathWithoutSlash() throws {
+        #expect(try RuleHarness.run(PathWithoutSlash(), data("android:scheme=\"https\" android:path=\"signin\"")).count == 1)
+        #expect(try RuleHarness.run(PathWithoutSlash(), data("android:scheme=\"https\" android:pathPrefix=\"a/b\"")).count == 1)
+        #expect(try RuleHarness.run(PathWithoutSlash(), data("android:scheme=\"https\" android:pathPrefix=\"/signin\"")).isEmpty)
+    }
+
+    @Test func androidAutoverifyCustomScheme() throws {
+        let mixed = data("android:scheme=\"https\"/><data android:scheme=\"com.contoso\"")
+            .replacingOccurrences(of: "<intent-filter>", with: "<intent-filter android:autoVerify=\"true\">")
+        #expect(try RuleHarness.run(AutoVerifyCustomScheme(), mixed).count == 1)
+        let web = data("android:scheme=\"https\"/><data android:scheme=\"http\"")
+            .replacingOccurrences(of: "<intent-filter>", with: "<intent-filter android:autoVerify=\"true\">")
+        #expect(try RuleHarness.run(AutoVerifyCustomScheme(), web).isEmpty)
+        #expect(try RuleHarness.run(AutoVerifyCustomScheme(), mixed.replacingOccurrences(of: "android:autoVerify=\"true\"", with: "")).isEmpty)
+    }
+
+    @Test func androidSchemeClaimedTwice() throws {
+        let filter = "<intent-filter>\(view)<data android:scheme=\"com.contoso\"/></intent-filter>"
+        let twice = RuleHarness.manifest(
+            "<activity android:name=\".A\" android:exported=\"true\">\(filter)</activity>\n<activity android:name=\".B\" android:exported=\"true\">\(filter)</activity>")
+        let found = try RuleHarness.run(SchemeClaimedTwice(), twice)
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("4:") == true)
+        let once = RuleHarness.manifest("<activity android:name=\".A\" android:exported=\"true\">\(filter)\(filter)</activity>")
+        #expect(try RuleHarness.run(SchemeClaimedTwice(), once).isEmpty)
+    }
+
+    @Test func androidSchemeNotReverseDomain() throws {
+        #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"contoso\"")).first?.contains("(") == false)
+        #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"com.contoso\"")).isEmpty)
+        #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"https\"")).isEmpty)
+    }
+
+    @Test func androidVersionCodeBelowMinimum() throws {
+        let auth = "<activity android:name=\".AuthActivity\" android:exported=\"true\"/>"
+        #expect(
+            try RuleHarness.run(VersionCodeBelowMinimum(), RuleHarness.manifest(auth, versionCode: "1199")) == [
+                "1:119 android:versionCode 1199 is below 1200, the minimum UrlSchemes gives for com.contoso.files: Office will not offer app-to-app sign-in to this build"
+            ])
+        #expect(try RuleHarness.run(VersionCodeBelowMinimum(), RuleHarness.manifest(auth, versionCode: "1200")).isEmpty)
+        #expect(try RuleHarness.run(VersionCodeBelowMinimum(), RuleHarness.manifest(auth, versionCode: "1"), schemes: nil).isEmpty)
+    }
+}

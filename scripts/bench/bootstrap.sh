@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Benchmark of the unauthenticated /wopibootstrapper 401 (the request Office, and every scanner, sends most):
+# SignInBridge (release build) against nginx answering the same 401 with the same headers, same run, same machine.
+#   wrk: 2 threads, 64 connections, 10 s, loopback. Goals: >= 0.9x nginx requests/s, cold start to first answer
+#   <= 150 ms, RSS under load <= 64 MiB.
+# Usage: scripts/bench/bootstrap.sh        (needs nginx and wrk: scripts/install-deps.sh bench)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash scripts/install-deps.sh bench
+
+BRIDGE_PORT=${BRIDGE_PORT:-18080}
+NGINX_PORT=${NGINX_PORT:-18081}
+DURATION=${DURATION:-10s}
+work=$(mktemp -d /tmp/signin-bridge-bench.XXXXXX)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+echo "== building release"
+swift build -c release --product signin-bridge 2>&1 | tail -1
+bin=.build/release/signin-bridge
+
+# The sample configuration with its files in the work folder, no per-request log lines (nginx: access_log off).
+sed -e "s|path: data/bridge.sqlite|path: $work/bridge.sqlite|" \
+    -e "s|file: data/signing-keys.json|file: $work/keys.json|" \
+    -e "s|  requests: true |  requests: false|" \
+    -e "s|  level: info|  level: warning|" samples/bridge.yaml > "$work/bridge.yaml"
+
+# Cold start: from exec to the first answered request, polled every millisecond.
+cold_start() {
+  python3 - "$bin" "$work/bridge.yaml" "$BRIDGE_PORT" <<'PY'
+import socket, subprocess, sys, time
+binary, config, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+start = time.monotonic()
+proc = subprocess.Popen([binary, "serve", "--config", config, "--port", str(port)], stderr=subprocess.DEVNULL)
+request = b"GET /wopibootstrapper HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+while True:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(request)
+            if s.recv(64).startswith(b"HTTP/1.1 401"):
+                break
+    except OSError:
+        time.sleep(0.001)
+    if time.monotonic() - start > 10:
+        sys.exit("server did not answer within 10 s")
+print(f"{(time.monotonic() - start) * 1000:.0f}")
+proc.terminate(); proc.wait()
+PY
+}
+echo "== cold start"
+first_start=$(cold_start)   # creates the database and the signing key
+restart=$(cold_start)       # opens existing files
+
+"$bin" serve --config "$work/bridge.yaml" --port "$BRIDGE_PORT" 2>"$work/bridge.log" &
+pids+=($!); bridge_pid=$!
+for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$BRIDGE_PORT/auth/health" && break; sleep 0.05; done
+
+# nginx gets the exact header lines our server sends, so both answers are the same size.
+headers=$(curl -s -D - -o /dev/null "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" | tr -d '\r' |
+  grep -iE '^(www-authenticate|cache-control|x-content-type-options|content-security-policy|referrer-policy|x-frame-options):' |
+  sed -E "s/^([^:]+): (.*)$/add_header \1 '\2' always;/")
+mkdir -p "$work/nginx/logs"
+cat > "$work/nginx/nginx.conf" <<NGINX
+worker_processes 2;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  server_tokens off;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    location = /wopibootstrapper {
+      $headers
+      return 401 " ";
+    }
+  }
+}
+NGINX
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+pids+=($!)
+for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$NGINX_PORT/wopibootstrapper" && break; sleep 0.05; done
+
+run_wrk() { wrk -t2 -c64 -d"$DURATION" --latency "$1" > "$2"; }
+rps() { awk '/^Requests\/sec/ {print $2}' "$1"; }
+p99() { awk '$1 == "99%" {print $2}' "$1"; }
+
+echo "== wrk SignInBridge"
+max_rss=0
+( while kill -0 "$bridge_pid" 2>/dev/null; do awk '/VmRSS/ {print $2}' "/proc/$bridge_pid/status"; sleep 0.2; done ) > "$work/rss" &
+sampler=$!
+run_wrk "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" "$work/wrk-bridge"
+kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
+max_rss=$(sort -n "$work/rss" | tail -1)
+echo "== wrk nginx"
+run_wrk "http://127.0.0.1:$NGINX_PORT/wopibootstrapper" "$work/wrk-nginx"
+
+bridge_rps=$(rps "$work/wrk-bridge"); nginx_rps=$(rps "$work/wrk-nginx")
+printf '\n%-28s %14s %10s\n' "unauthenticated 401" "requests/s" "p99"
+printf '%-28s %14s %10s\n' "SignInBridge" "$bridge_rps" "$(p99 "$work/wrk-bridge")"
+printf '%-28s %14s %10s\n' "nginx (2 workers, baseline)" "$nginx_rps" "$(p99 "$work/wrk-nginx")"
+awk -v a="$bridge_rps" -v b="$nginx_rps" 'BEGIN { printf "ratio SignInBridge / nginx: %.2fx (goal >= 0.90x)\n", a / b }'
+echo "cold start to first answer: ${first_start} ms first start (creates keys and database), ${restart} ms restart (goal <= 150 ms)"
+awk -v kb="$max_rss" 'BEGIN { printf "RSS under load (max): %.1f MiB (goal <= 64 MiB)\n", kb / 1024 }'
+grep -E "Non-2xx|Socket errors" "$work/wrk-bridge" "$work/wrk-nginx" || true
