@@ -101,6 +101,12 @@ let package = Package(
             path: "samples/partner-app",
             exclude: ["README.md"]
         ),
+        // Not a test: To/Back URL codec speed against URLComponents, run by scripts/bench/protocol.sh (release).
+        .executableTarget(
+            name: "ProtocolBench",
+            dependencies: ["SignInProtocol"],
+            path: "Benchmarks/ProtocolBench"
+        ),
         .testTarget(
             name: "SignInProtocolTests",
             dependencies: [

@@ -9,7 +9,8 @@ case "$purpose" in
   # python3-venv: scripts/test/python-venv.sh makes a venv with the independent SARIF/JSON Schema validators;
   # chromium and chromium-driver: the browser end-to-end test (scripts/e2e).
   test)  packages+=(python3 python3-venv chromium chromium-driver) ;;
-  bench) packages+=(nginx wrk libxml2-utils) ;;
+  # valgrind, binutils (strip), bc: scripts/bench/protocol.sh --instructions.
+  bench) packages+=(nginx wrk libxml2-utils valgrind binutils bc) ;;
   run)   ;;
   *) echo "usage: $0 [test|run|bench]" >&2; exit 2 ;;
 esac
