@@ -9,7 +9,7 @@ import Foundation
 /// Time is always passed in (`at:`), never read from a clock here, so lifetimes are testable without sleeping and
 /// every implementation agrees on "now". The contract is pinned down by `StoreContractTests`, which any new
 /// implementation (PostgreSQL next) must pass unchanged.
-public protocol Store: Sendable {
+public protocol Store: SignInStore, Sendable {
     /// Answers when the database can be read; throws otherwise (used by `/auth/health`).
     func checkHealth() async throws
 

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// Everything one running server needs, assembled once: configuration, store, keys, metrics, clock.
@@ -28,15 +29,24 @@ public struct BridgeServerApp: Sendable {
         self.now = now
     }
 
+    /// Runs Swift concurrency jobs on NIO's event loop threads instead of a second thread pool, so a request no longer
+    /// hops between the I/O thread and the cooperative pool (measured in scripts/bench/bootstrap.sh). Call once, first
+    /// thing in the process, as Vapor's entry point does; false when it could not be installed.
+    @discardableResult
+    public static func runConcurrencyOnEventLoops() -> Bool {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+
     public var accessTokenIssuer: AccessTokenIssuer {
         AccessTokenIssuer(
             keys: keys, store: store, issuer: configuration.issuer,
             lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
     }
 
-    /// Writes the configuration's users into the store (created or updated; users only in the store are kept).
+    /// Creates the configuration's users that the store does not have yet. A user already in the store is left as
+    /// it is, so that a password set with `signin-bridge user passwd` survives a restart (Office manual test 10).
     public func seedUsers() async throws {
-        for user in configuration.users {
+        for user in configuration.users where try await store.user(id: user.id) == nil {
             try await store.saveUser(
                 UserRecord(
                     id: user.id, signInName: user.signInName, friendlyName: user.friendlyName,
@@ -58,7 +68,7 @@ public struct BridgeServerApp: Sendable {
             bootstrap: BootstrapService(configuration: configuration, store: store, verifier: verifier, now: now),
             challenge: challenge, now: now)
 
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: BridgeRequestContext.self)
         router.add(middleware: ResponseHardeningMiddleware(fields: securityFields))
         if configuration.log.requests ?? true { router.add(middleware: RequestLogMiddleware()) }
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
@@ -80,9 +90,18 @@ public struct BridgeServerApp: Sendable {
                 // only grossly oversized heads get the HTTP parser's bare 400.
                 maxHeaderFieldSize: 4 * limits.maxHeaderValueBytes, maxHeaderListSize: 8 * limits.maxHeaderValueBytes,
                 maxHeaderFieldCount: 100))
+        let metrics = self.metrics
+        let logRequests = configuration.log.requests ?? true
+        let logger = self.logger
+        let prepared = PreparedChallenge(headers: challenge.headers) {
+            metrics.challenges.increment()
+            if logRequests { logger.info("request", metadata: ["path": "/wopibootstrapper", "status": "401"]) }
+        }
         return Application(
             responder: responder,
-            server: .http1(configuration: http1),
+            server: HTTPServerBuilder { responder in
+                BootstrapHTTP1Channel(responder: responder, configuration: http1, challenge: prepared)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port)),
             services: [StoreShutdownService(store: store, logger: logger)],
@@ -104,5 +123,35 @@ struct StoreShutdownService: Service {
         } catch {
             logger.error("store did not close cleanly", metadata: ["error": "\(error)"])
         }
+    }
+}
+
+// MARK: Local users
+
+extension BridgeServerApp {
+    /// Hashes passwords at the configured bcrypt cost.
+    var passwordHasher: PasswordHasher { PasswordHasher(cost: configuration.signIn.bcryptCost) }
+
+    /// Hashes `password` with the configured bcrypt cost.
+    public func hashPassword(_ password: String) async throws -> String {
+        try await passwordHasher.hash(password)
+    }
+
+    /// What a password change ended.
+    public struct PasswordChange: Sendable, Hashable {
+        public var endedSessions: Int
+        public var revokedGrants: Int
+    }
+
+    /// Sets a new password, then ends every session of the user and revokes every grant (with it each access,
+    /// WOPI and refresh token), so every app must sign in again (Office manual test 10). Nil for an unknown user.
+    public func changePassword(userID: String, to password: String) async throws -> PasswordChange? {
+        guard var user = try await store.user(id: userID) else { return nil }
+        user.passwordHash = try await hashPassword(password)
+        try await store.saveUser(user)
+        let now = self.now()
+        let sessions = try await store.endSessions(userID: userID, at: now)
+        let grants = try await store.revokeGrants(userID: userID, at: now)
+        return PasswordChange(endedSessions: sessions, revokedGrants: grants)
     }
 }

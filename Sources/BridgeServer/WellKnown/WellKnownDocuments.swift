@@ -20,10 +20,12 @@ struct AuthorizationServerMetadata: Encodable {
     init(configuration: BridgeConfiguration) {
         issuer = configuration.issuer
         jwks_uri = configuration.issuerURL(path: "/.well-known/jwks.json")
+        authorization_endpoint = configuration.authorizationURI
+        response_types_supported = ["code"]
         // The token half of the OAuth issue: what TokenEndpoint, RevocationEndpoint and IntrospectionEndpoint do.
         token_endpoint = configuration.issuerURL(path: TokenEndpointPaths.canonical)
         grant_types_supported = SupportedGrantType.all
-        code_challenge_methods_supported = ["S256"]
+        code_challenge_methods_supported = configuration.authorize.allowPlainPKCE ? ["S256", "plain"] : ["S256"]
         let authMethods = ["client_secret_basic", "client_secret_post", "none"]
         token_endpoint_auth_methods_supported = authMethods
         revocation_endpoint = configuration.issuerURL(path: OAuthRoutes.revocationPath)
