@@ -60,6 +60,12 @@ public protocol Store: SignInStore, Sendable {
     // MARK: Refresh tokens (stored hashed, rotated on use)
 
     func issueRefreshToken(_ token: RefreshTokenRecord) async throws
+
+    // MARK: A token response's tokens
+
+    /// Records the tokens of one token response (an access token and, when the client may refresh, a refresh token)
+    /// in one atomic call: both or neither. Errors as `recordAccessToken` and `issueRefreshToken`.
+    func recordTokenResponse(access: AccessTokenRecord, refresh: RefreshTokenRecord?) async throws
     /// Retires `presented` and stores `replacement` in its grant, atomically. Presenting an already rotated token
     /// revokes the whole grant (RFC 9700 §4.14.2, replay detection).
     func rotateRefreshToken(

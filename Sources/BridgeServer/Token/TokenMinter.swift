@@ -14,6 +14,15 @@ struct TokenMinter: Sendable {
         return try await accessTokens.issue(in: narrowed, at: now)
     }
 
+    /// Signs an access token for `scope` in `grant` without recording it; see `AccessTokenIssuer.sign`.
+    func signedAccessToken(
+        in grant: GrantRecord, scope: String, at now: Date
+    ) async throws -> (IssuedAccessToken, AccessTokenRecord) {
+        var narrowed = grant
+        narrowed.scope = scope
+        return try await accessTokens.sign(in: narrowed, at: now)
+    }
+
     /// A new refresh token and the record to store for it (callers store it: directly, or as a rotation's replacement).
     func refreshToken(grant: GrantID, client: String, scope: String, at now: Date) -> (SecretToken, RefreshTokenRecord) {
         let secret = SecretToken()

@@ -29,6 +29,14 @@ public struct AccessTokenIssuer: Sendable {
 
     /// Issues a token in `grant` (which must exist in the store).
     public func issue(in grant: GrantRecord, at now: Date) async throws -> IssuedAccessToken {
+        let (issued, record) = try await sign(in: grant, at: now)
+        try await store.recordAccessToken(record)
+        return issued
+    }
+
+    /// Signs a token in `grant` without recording it: the caller records `record` (with a refresh token, in one
+    /// store call, for the token endpoint). A token whose record was not stored is refused by `AccessTokenVerifier`.
+    func sign(in grant: GrantRecord, at now: Date) async throws -> (IssuedAccessToken, AccessTokenRecord) {
         // Whole seconds: JWT NumericDate and the store then agree exactly.
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let expiresAt = issuedAt.addingTimeInterval(lifetime.rounded(.down))
@@ -40,8 +48,9 @@ public struct AccessTokenIssuer: Sendable {
         var header = JWTHeader()
         header.typ = "at+jwt"
         let token = try await keys.collection.sign(claims, kid: JWKIdentifier(string: keys.signingKey.kid), header: header)
-        try await store.recordAccessToken(
-            AccessTokenRecord(tokenID: tokenID, grantID: grant.id, issuedAt: issuedAt, expiresAt: expiresAt))
-        return IssuedAccessToken(token: token, tokenID: tokenID, grantID: grant.id, expiresAt: expiresAt)
+        return (
+            IssuedAccessToken(token: token, tokenID: tokenID, grantID: grant.id, expiresAt: expiresAt),
+            AccessTokenRecord(tokenID: tokenID, grantID: grant.id, issuedAt: issuedAt, expiresAt: expiresAt)
+        )
     }
 }

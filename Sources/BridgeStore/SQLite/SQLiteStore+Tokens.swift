@@ -5,11 +5,31 @@ import SQLiteNIO
 
 extension SQLiteStore {
     public func recordAccessToken(_ token: AccessTokenRecord) async throws {
-        try await transaction("access token \(token.tokenID)") { tx in
-            try await tx.query(
-                "INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at) VALUES (?, ?, ?, ?)",
-                [.text(token.tokenID), .text(token.grantID.rawValue), .millis(token.issuedAt), .millis(token.expiresAt)])
+        try await write("access token \(token.tokenID)", Self.insertAccessTokenSQL, Self.binds(token))
+    }
+
+    public func recordTokenResponse(access: AccessTokenRecord, refresh: RefreshTokenRecord?) async throws {
+        try await transaction("access token \(access.tokenID)") { tx in
+            try await Self.insertAccessToken(access, in: tx)
+            guard let refresh else { return }
+            // Named as `issueRefreshToken` names it; the transaction maps only the access token's faults.
+            do {
+                try await Self.insertRefreshToken(refresh, in: tx)
+            } catch let error as SQLiteError {
+                throw Self.storeError(error, what: "refresh token")
+            }
         }
+    }
+
+    static func insertAccessToken(_ token: AccessTokenRecord, in tx: Transaction) async throws {
+        try await tx.query(insertAccessTokenSQL, binds(token))
+    }
+
+    static let insertAccessTokenSQL =
+        "INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at) VALUES (?, ?, ?, ?)"
+
+    static func binds(_ token: AccessTokenRecord) -> [SQLiteData] {
+        [.text(token.tokenID), .text(token.grantID.rawValue), .millis(token.issuedAt), .millis(token.expiresAt)]
     }
 
     public func accessTokenStatus(tokenID: String, at now: Date) async throws -> AccessTokenStatus {
@@ -48,17 +68,16 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     public func issueWopiAccessToken(_ token: WopiAccessTokenRecord) async throws {
-        try await transaction("WOPI access token") { tx in
-            try await tx.query(
-                """
-                INSERT INTO wopi_access_tokens (digest, grant_id, user_id, wopi_source, issued_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(token.digest.hex), .text(token.grantID.rawValue), .text(token.userID),
-                    .optionalText(token.wopiSource), .millis(token.issuedAt), .millis(token.expiresAt),
-                ])
-        }
+        try await write(
+            "WOPI access token",
+            """
+            INSERT INTO wopi_access_tokens (digest, grant_id, user_id, wopi_source, issued_at, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(token.digest.hex), .text(token.grantID.rawValue), .text(token.userID),
+                .optionalText(token.wopiSource), .millis(token.issuedAt), .millis(token.expiresAt),
+            ])
     }
 
     public func activeWopiAccessToken(_ digest: TokenDigest, at now: Date) async throws -> WopiAccessTokenRecord? {
@@ -97,7 +116,19 @@ extension SQLiteStore {
     }
 
     public func redeemAuthorizationCode(_ digest: TokenDigest, at now: Date) async throws -> CodeRedemption {
-        try await transaction("authorization code redemption") { tx in
+        // The usual case in one statement (one thread-pool round trip): an unused, unexpired code of a live grant is
+        // consumed atomically. Anything else falls through to the transaction below, which tells the cases apart.
+        let consumed = try await writeReturning(
+            "authorization code redemption",
+            """
+            UPDATE authorization_codes SET redeemed_at = ?1
+            WHERE digest = ?2 AND redeemed_at IS NULL AND expires_at > ?1
+                AND (SELECT revoked_at FROM grants WHERE id = authorization_codes.grant_id) IS NULL
+            RETURNING *
+            """,
+            [.millis(now), .text(digest.hex)])
+        if let row = consumed.first { return .redeemed(try Self.authorizationCode(row, digest: digest)) }
+        return try await transaction("authorization code redemption") { tx in
             guard
                 let row = try await tx.query(
                     """
@@ -118,13 +149,16 @@ extension SQLiteStore {
             if expiresAt <= now { return .expired }
             try await tx.query(
                 "UPDATE authorization_codes SET redeemed_at = ? WHERE digest = ?", [.millis(now), .text(digest.hex)])
-            return .redeemed(
-                AuthorizationCodeRecord(
-                    digest: digest, grantID: grantID, clientID: try row.text("client_id"),
-                    redirectURI: try row.text("redirect_uri"), codeChallenge: try row.optionalText("code_challenge"),
-                    codeChallengeMethod: try row.optionalText("code_challenge_method"), scope: try row.text("scope"),
-                    issuedAt: try row.date("issued_at"), expiresAt: expiresAt))
+            return .redeemed(try Self.authorizationCode(row, digest: digest))
         }
+    }
+
+    static func authorizationCode(_ row: SQLiteRow, digest: TokenDigest) throws -> AuthorizationCodeRecord {
+        AuthorizationCodeRecord(
+            digest: digest, grantID: GrantID(try row.text("grant_id")), clientID: try row.text("client_id"),
+            redirectURI: try row.text("redirect_uri"), codeChallenge: try row.optionalText("code_challenge"),
+            codeChallengeMethod: try row.optionalText("code_challenge_method"), scope: try row.text("scope"),
+            issuedAt: try row.date("issued_at"), expiresAt: try row.date("expires_at"))
     }
 }
 

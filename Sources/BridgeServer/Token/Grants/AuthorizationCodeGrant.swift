@@ -32,13 +32,15 @@ struct AuthorizationCodeGrant: Sendable {
         if let sessionContext {
             _ = try await storeCall { try await store.recordSessionContext(sessionContext, grant: grant.id) }
         }
-        let access = try await storeCall { try await minter.accessToken(in: grant, scope: record.scope, at: now) }
-        var refresh: SecretToken?
-        if client.client.grants.contains(TokenRequest.GrantType.refreshToken) {
-            let (secret, refreshRecord) = minter.refreshToken(grant: grant.id, client: client.id, scope: record.scope, at: now)
-            try await storeCall { try await store.issueRefreshToken(refreshRecord) }
-            refresh = secret
+        let (access, accessRecord) = try await storeCall {
+            try await minter.signedAccessToken(in: grant, scope: record.scope, at: now)
         }
-        return TokenMinter.response(access, issuedAt: now, refreshToken: refresh, scope: record.scope)
+        var refresh: (SecretToken, RefreshTokenRecord)?
+        if client.client.grants.contains(TokenRequest.GrantType.refreshToken) {
+            refresh = minter.refreshToken(grant: grant.id, client: client.id, scope: record.scope, at: now)
+        }
+        // One store write for both tokens: neither is handed out unless both are recorded.
+        try await storeCall { try await store.recordTokenResponse(access: accessRecord, refresh: refresh?.1) }
+        return TokenMinter.response(access, issuedAt: now, refreshToken: refresh?.0, scope: record.scope)
     }
 }
