@@ -46,3 +46,16 @@ lint_work = lint - median["signin-bridge --version (start-up)"]
 print(f"ratio lint / xmllint, whole processes:        {lint / xml:5.2f}x  (goal <= 1.2x)")
 print(f"ratio lint / xmllint, start-up subtracted:    {lint_work / xml_work:5.2f}x")
 PY
+
+# Instruction counts do not depend on what else the machine is doing (valgrind needs the debug info stripped).
+if command -v valgrind >/dev/null; then
+  cp "$bin" "$work/signin-bridge" && strip --strip-debug "$work/signin-bridge"
+  instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*refs: *//p' | tr -d ,; }
+  xml_ir=$(instructions xmllint --noout --nonet --relaxng schemas/android-manifest.rng "$work/AndroidManifest.xml")
+  lint_ir=$(instructions "$work/signin-bridge" lint "$work/AndroidManifest.xml")
+  start_ir=$(instructions "$work/signin-bridge" --version)
+  python3 -c "
+x, l, s = $xml_ir, $lint_ir, $start_ir
+print(f'instructions: xmllint {x/1e6:.1f} M, signin-bridge lint {l/1e6:.1f} M (start-up alone {s/1e6:.1f} M)')
+print(f'ratio by instructions, whole processes:        {l/x:5.2f}x;  lint work without start-up: {(l-s)/x:5.2f}x')"
+fi
