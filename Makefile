@@ -1,12 +1,12 @@
 # SignInBridge: one entry point for people and CI.
 #   make run    install what is missing, build release, start the server on the sample config
-#   make test   install what is missing, run every test
+#   make test   install what is missing, run every test, then the browser end-to-end test (make e2e)
 SWIFT ?= swift
 CONFIG ?= samples/bridge.yaml
 PORT ?= 8080
 BIN = .build/release/signin-bridge
 
-.PHONY: deps test-deps run build release test bench clean
+.PHONY: deps test-deps run build release test e2e bench clean
 
 deps:
 	@bash scripts/install-deps.sh run
@@ -24,6 +24,11 @@ release: deps
 test: test-deps
 	$(SWIFT) test
 	bash scripts/test/lint-cli.sh
+	@$(MAKE) --no-print-directory e2e
+
+# Headless Chromium through the Office flow; screenshots in artifacts/e2e/.
+e2e: test-deps
+	@bash scripts/e2e/office_flow.sh
 
 run: release
 	@$(BIN) config check $(CONFIG) >/dev/null
@@ -33,6 +38,8 @@ run: release
 	@echo "  demo user      demo@example.com / demo-password (user id: demo)"
 	@echo "  demo clients   office / office-demo-secret (confidential), partner-app (public)"
 	@echo "  try            curl -i http://127.0.0.1:$(PORT)/wopibootstrapper"
+	@echo "  sign in        http://127.0.0.1:$(PORT)/oauth2/authorize?client_id=office&redirect_uri=https%3A%2F%2Flocalhost&response_type=code&scope=wopi&state=s1&rs=en-US&build=16.0&platform=iOS"
+	@echo "                 (in a browser; it ends on https://localhost?state=s1&code=...: redeem the code as the README shows)"
 	@echo "  with a token   TOKEN=\$$($(BIN) token issue --config $(CONFIG) --user demo --client office) && curl -s -H \"Authorization: Bearer \$$TOKEN\" http://127.0.0.1:$(PORT)/wopibootstrapper"
 	@echo ""
 	@exec $(BIN) serve --config $(CONFIG) --port $(PORT)

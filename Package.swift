@@ -19,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // bcrypt for local users' passwords (HummingbirdBcrypt).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // HTML templates of the sign-in and consent pages.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -48,11 +52,15 @@ let package = Package(
             dependencies: [
                 "BridgeStore",
                 "SignInProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -87,6 +95,12 @@ let package = Package(
             dependencies: ["SignInProtocol"],
             path: "samples/partner-app",
             exclude: ["README.md"]
+        ),
+        // Not a test: To/Back URL codec speed against URLComponents, run by scripts/bench/protocol.sh (release).
+        .executableTarget(
+            name: "ProtocolBench",
+            dependencies: ["SignInProtocol"],
+            path: "Benchmarks/ProtocolBench"
         ),
         .testTarget(
             name: "SignInProtocolTests",

@@ -6,9 +6,11 @@ purpose="${1:-run}"
 
 packages=(pkg-config libxml2-dev libsqlite3-dev)
 case "$purpose" in
-  # python3-venv: scripts/test/python-venv.sh makes a venv with the independent SARIF/JSON Schema validators.
-  test)  packages+=(python3 python3-venv) ;;
-  bench) packages+=(nginx wrk libxml2-utils) ;;
+  # python3-venv: scripts/test/python-venv.sh makes a venv with the independent SARIF/JSON Schema validators;
+  # chromium and chromium-driver: the browser end-to-end test (scripts/e2e).
+  test)  packages+=(python3 python3-venv chromium chromium-driver) ;;
+  # valgrind, binutils (strip), bc: scripts/bench/protocol.sh --instructions.
+  bench) packages+=(nginx wrk libxml2-utils valgrind binutils bc) ;;
   run)   ;;
   *) echo "usage: $0 [test|run|bench]" >&2; exit 2 ;;
 esac

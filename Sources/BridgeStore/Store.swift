@@ -9,7 +9,7 @@ import Foundation
 /// Time is always passed in (`at:`), never read from a clock here, so lifetimes are testable without sleeping and
 /// every implementation agrees on "now". The contract is pinned down by `StoreContractTests`, which any new
 /// implementation (PostgreSQL next) must pass unchanged.
-public protocol Store: Sendable {
+public protocol Store: SignInStore, Sendable {
     /// Answers when the database can be read; throws otherwise (used by `/auth/health`).
     func checkHealth() async throws
 
@@ -65,6 +65,9 @@ public protocol Store: Sendable {
     func rotateRefreshToken(
         _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date
     ) async throws -> RefreshRotation
+    /// What the store knows about a refresh token at `now`, without changing anything (introspection, revocation,
+    /// and the token endpoint's checks before it rotates). Never revokes: only presenting a token rotates it.
+    func refreshTokenStatus(_ digest: TokenDigest, at now: Date) async throws -> RefreshTokenStatus
 
     // MARK: Browser sessions of the sign-in pages
 

@@ -42,7 +42,7 @@ struct ServerEndpointTests {
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
                 #expect(json["issuer"] as? String == "https://contoso.com")
                 #expect(json["jwks_uri"] as? String == "https://contoso.com/.well-known/jwks.json")
-                #expect(json["token_endpoint"] == nil)  // not implemented yet, so not announced
+                #expect(json["token_endpoint"] as? String == "https://contoso.com/oauth2/token")
             }
             try await client.execute(uri: "/.well-known/oauth-protected-resource", method: .get) { response in
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])

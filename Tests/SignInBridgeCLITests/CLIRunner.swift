@@ -31,7 +31,7 @@ enum CLIRunner {
 
     static func run(_ arguments: String...) throws -> Output { try run(arguments) }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    static func run(_ arguments: [String], input: String? = nil) throws -> Output {
         let binary = try #require(executable, "signin-bridge was not built next to the tests; set SIGNIN_BRIDGE")
         let process = Process()
         process.executableURL = binary
@@ -40,8 +40,13 @@ enum CLIRunner {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         // Read both pipes to the end before waiting, so a large output cannot fill a pipe and stall the child.
         let errorData = ReadAll(stderr.fileHandleForReading)
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()

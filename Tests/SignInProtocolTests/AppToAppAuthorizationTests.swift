@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 import SignInProtocol
 
@@ -36,6 +37,18 @@ import SignInProtocol
         }
         #expect(throws: OAuthDecodingError.invalidParameter("requested_flow", reason: "must be 'app_to_app', not 'web'")) {
             try AppToAppAuthorization.decode(url: "https://idp/auth?client_id=c&response_type=code&redirect_uri=https://r&app_callback_uri=m://cb&requested_flow=web")
+        }
+    }
+
+    @Test func roundTripsThroughTheAuthorizeURL() async {
+        await propertyCheck(input: AuthorizationRequestTests.generator) { generated throws in
+            var request = generated
+            request.requestedFlow = AppToAppAuthorization.requestedFlow
+            request.redirectURI = request.redirectURI ?? "https://example.com/redirect-uri"
+            request.appCallbackURI = request.appCallbackURI ?? "merchantapp://app-callback"
+            let authorization = try AppToAppAuthorization(request)
+            let url = authorization.url(authorizationEndpoint: "https://login.example/oauth2/auth")
+            #expect(try AppToAppAuthorization.decode(url: url) == authorization)
         }
     }
 }

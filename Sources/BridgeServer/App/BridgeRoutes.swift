@@ -14,7 +14,7 @@ struct BridgeRoutes: Sendable {
     let challenge: ChallengeResponse
     let now: @Sendable () -> Date
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<BridgeRequestContext>) {
         router.get("/wopibootstrapper") { request, context in await self.bootstrap(request, context) }
         router.post("/wopibootstrapper") { request, context in await self.bootstrap(request, context) }
         router.get("/auth/health") { _, _ in await self.health() }
@@ -29,9 +29,10 @@ struct BridgeRoutes: Sendable {
         router.get("/.well-known/oauth-authorization-server") { _, _ in Self.json(serverMetadata, cacheable: true) }
         router.get("/.well-known/oauth-protected-resource") { _, _ in Self.json(resourceMetadata, cacheable: true) }
         router.get("/.well-known/jwks.json") { _, _ in Self.json(jwks, cacheable: true) }
+        registerAuthorize(on: router)
     }
 
-    func bootstrap(_ request: Request, _ context: BasicRequestContext) async -> Response {
+    func bootstrap(_ request: Request, _ context: BridgeRequestContext) async -> Response {
         let headers = request.headers
         let bootstrapRequest = BootstrapRequest(
             authorization: headers[.authorization],
@@ -86,13 +87,13 @@ struct BridgeRoutes: Sendable {
 
 /// Answers unauthenticated bootstrap requests before the router and its middleware: no route lookup, no body, no
 /// per-request allocation beyond the response itself. Everything else goes to the router.
-struct BootstrapFastPath<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BasicRequestContext {
+struct BootstrapFastPath<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BridgeRequestContext {
     let inner: Inner
     let challenge: Response
     let metrics: BridgeMetrics
     let logRequests: Bool
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    func respond(to request: Request, context: BridgeRequestContext) async throws -> Response {
         if request.headers[.authorization] == nil, request.method == .get || request.method == .post,
             request.uri.path == "/wopibootstrapper"
         {

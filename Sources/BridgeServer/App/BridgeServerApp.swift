@@ -34,9 +34,10 @@ public struct BridgeServerApp: Sendable {
             lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
     }
 
-    /// Writes the configuration's users into the store (created or updated; users only in the store are kept).
+    /// Creates the configuration's users that the store does not have yet. A user already in the store is left as
+    /// it is, so that a password set with `signin-bridge user passwd` survives a restart (Office manual test 10).
     public func seedUsers() async throws {
-        for user in configuration.users {
+        for user in configuration.users where try await store.user(id: user.id) == nil {
             try await store.saveUser(
                 UserRecord(
                     id: user.id, signInName: user.signInName, friendlyName: user.friendlyName,
@@ -58,7 +59,7 @@ public struct BridgeServerApp: Sendable {
             bootstrap: BootstrapService(configuration: configuration, store: store, verifier: verifier, now: now),
             challenge: challenge, now: now)
 
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: BridgeRequestContext.self)
         router.add(middleware: ResponseHardeningMiddleware(fields: securityFields))
         if configuration.log.requests ?? true { router.add(middleware: RequestLogMiddleware()) }
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
@@ -67,6 +68,7 @@ public struct BridgeServerApp: Sendable {
                 maxHeaderValueBytes: configuration.limits.maxHeaderValueBytes,
                 maxBodyBytes: configuration.limits.maxBodyBytes))
         routes.register(on: router)
+        OAuthRoutes(configuration: configuration, store: store, keys: keys, now: now).register(on: router, logger: logger)
 
         let responder = BootstrapFastPath(
             inner: router.buildResponder(), challenge: challenge.response, metrics: metrics,
@@ -103,5 +105,35 @@ struct StoreShutdownService: Service {
         } catch {
             logger.error("store did not close cleanly", metadata: ["error": "\(error)"])
         }
+    }
+}
+
+// MARK: Local users
+
+extension BridgeServerApp {
+    /// Hashes passwords at the configured bcrypt cost.
+    var passwordHasher: PasswordHasher { PasswordHasher(cost: configuration.signIn.bcryptCost) }
+
+    /// Hashes `password` with the configured bcrypt cost.
+    public func hashPassword(_ password: String) async throws -> String {
+        try await passwordHasher.hash(password)
+    }
+
+    /// What a password change ended.
+    public struct PasswordChange: Sendable, Hashable {
+        public var endedSessions: Int
+        public var revokedGrants: Int
+    }
+
+    /// Sets a new password, then ends every session of the user and revokes every grant (with it each access,
+    /// WOPI and refresh token), so every app must sign in again (Office manual test 10). Nil for an unknown user.
+    public func changePassword(userID: String, to password: String) async throws -> PasswordChange? {
+        guard var user = try await store.user(id: userID) else { return nil }
+        user.passwordHash = try await hashPassword(password)
+        try await store.saveUser(user)
+        let now = self.now()
+        let sessions = try await store.endSessions(userID: userID, at: now)
+        let grants = try await store.revokeGrants(userID: userID, at: now)
+        return PasswordChange(endedSessions: sessions, revokedGrants: grants)
     }
 }

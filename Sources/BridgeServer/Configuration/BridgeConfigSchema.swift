@@ -62,6 +62,30 @@ enum BridgeConfigSchema {
         "accessTokenLifetimeSeconds": { "type": "integer", "minimum": 60, "maximum": 86400, "default": 3600 }
       }
     },
+    "authorize": {
+      "type": "object", "additionalProperties": false,
+      "properties": {
+        "codeLifetimeSeconds": { "type": "integer", "minimum": 10, "maximum": 600, "default": 60 },
+        "requestLifetimeSeconds": { "type": "integer", "minimum": 60, "maximum": 86400, "default": 900 },
+        "allowPlainPKCE": { "type": "boolean", "default": false }
+      }
+    },
+    "signIn": {
+      "type": "object", "additionalProperties": false,
+      "properties": {
+        "serviceName": { "type": "string", "minLength": 1, "maxLength": 64 },
+        "privacyStatementUrl": { "$ref": "#/$defs/httpUrl" },
+        "sessionLifetimeSeconds": { "type": "integer", "minimum": 60, "maximum": 2592000, "default": 28800 },
+        "bcryptCost": { "type": "integer", "minimum": 4, "maximum": 31, "default": 12 },
+        "throttle": {
+          "type": "object", "additionalProperties": false,
+          "properties": {
+            "maxFailures": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 5 },
+            "windowSeconds": { "type": "integer", "minimum": 1, "maximum": 86400, "default": 900 }
+          }
+        }
+      }
+    },
     "office": {
       "type": "object", "additionalProperties": false,
       "properties": {
@@ -130,8 +154,8 @@ enum BridgeConfigSchema {
           "id": { "type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[\\x21-\\x7E]+$" },
           "public": { "type": "boolean", "default": false },
           "secretHash": {
-            "description": "sha256:<64 hex digits> or a bcrypt hash",
-            "type": "string", "pattern": "^(sha256:[0-9a-f]{64}|\\$2[aby]\\$[0-9]{2}\\$[./A-Za-z0-9]{53})$"
+            "description": "sha256:<64 hex digits> of the client secret",
+            "type": "string", "pattern": "^sha256:[0-9a-f]{64}$"
           },
           "redirectUris": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 2048 } },
           "grants": {
@@ -139,7 +163,13 @@ enum BridgeConfigSchema {
             "items": { "enum": ["authorization_code", "refresh_token", "client_credentials"] }
           },
           "tokenEndpointOverride": { "$ref": "#/$defs/httpUrl" },
-          "sessionContext": { "type": "boolean", "default": false }
+          "sessionContext": { "type": "boolean", "default": false },
+          "name": { "type": "string", "minLength": 1, "maxLength": 128 },
+          "firstParty": { "type": "boolean", "default": false },
+          "scopes": {
+            "type": "array", "uniqueItems": true, "maxItems": 32,
+            "items": { "type": "string", "pattern": "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$" }
+          }
         }
       }
     },

@@ -11,6 +11,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public var log: LogSettings
     public var limits: Limits
     public var tokens: Tokens
+    public var authorize: Authorize
+    public var signIn: SignIn
     public var office: Office
     public var wopi: Wopi
     public var clients: [Client]
@@ -58,6 +60,35 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public struct Tokens: Sendable, Codable, Hashable {
         /// Lifetime of the signed access tokens this server issues.
         public var accessTokenLifetimeSeconds: Int
+    }
+
+    /// The authorization endpoint (RFC 6749 §3.1).
+    public struct Authorize: Sendable, Codable, Hashable {
+        /// Lifetime of an authorization code (RFC 6749 §4.1.2: short; node-oidc-provider and Keycloak use 60 s).
+        public var codeLifetimeSeconds: Int
+        /// How long a started request waits for the user to sign in and consent.
+        public var requestLifetimeSeconds: Int
+        /// Accept PKCE `plain` challenges; off by default (RFC 9700 §2.1.1 recommends S256 only).
+        public var allowPlainPKCE: Bool
+    }
+
+    /// The sign-in and consent pages and the browser sessions behind them.
+    public struct SignIn: Sendable, Codable, Hashable {
+        /// The host's name shown above every page ("Contoso Files"); nil: the issuer's host name.
+        public var serviceName: String?
+        /// Linked from every page (Office requires a privacy statement); nil: the built-in `/privacy` page.
+        public var privacyStatementUrl: String?
+        /// Lifetime of the browser session after a successful sign-in.
+        public var sessionLifetimeSeconds: Int
+        /// bcrypt cost of newly set passwords (`signin-bridge user add|passwd`); 2^cost rounds.
+        public var bcryptCost: Int
+        public var throttle: Throttle
+    }
+
+    /// Failed sign-ins counted per account and per client address; over the limit the page answers 429.
+    public struct Throttle: Sendable, Codable, Hashable {
+        public var maxFailures: Int
+        public var windowSeconds: Int
     }
 
     /// Office app-to-app settings (PROTOCOL.md §1): what goes into the bootstrap challenge.
@@ -111,7 +142,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var id: String
         /// Public clients (native apps, RFC 8252) have no secret and must use PKCE.
         public var `public`: Bool?
-        /// `sha256:<hex>` or a bcrypt hash of the client secret; required unless `public`.
+        /// `sha256:<hex>` of the client secret (random, so a fast hash is enough); required unless `public`.
         public var secretHash: String?
         public var redirectUris: [String]
         public var grants: [String]
@@ -119,8 +150,18 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var tokenEndpointOverride: String?
         /// Send a session context (`sc`) in the final redirect, echoed by Office in `X-WOPI-SessionContext`.
         public var sessionContext: Bool?
+        /// Shown on the consent page ("Contoso Files wants to …"); defaults to the id.
+        public var name: String?
+        /// The host's own app: the consent page is skipped (the user signed in to the host itself).
+        public var firstParty: Bool?
+        /// Scopes the client may request; an authorize request without `scope` gets all of them (RFC 6749 §3.3).
+        public var scopes: [String]?
 
         public var isPublic: Bool { self.public ?? false }
+        public var isFirstParty: Bool { firstParty ?? false }
+        public var displayName: String { name ?? id }
+        /// `wopi` unless configured: the one scope the bootstrapper knows.
+        public var allowedScopes: [String] { scopes ?? ["wopi"] }
     }
 
     /// A local account of the embedded default, loaded into the store at start.

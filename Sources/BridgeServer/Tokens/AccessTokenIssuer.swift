@@ -34,7 +34,7 @@ public struct AccessTokenIssuer: Sendable {
         let expiresAt = issuedAt.addingTimeInterval(lifetime.rounded(.down))
         let tokenID = UUID().uuidString.lowercased()
         let claims = AccessTokenClaims(
-            iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: grant.userID), aud: AudienceClaim(value: issuer),
+            iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: grant.subject), aud: AudienceClaim(value: issuer),
             exp: ExpirationClaim(value: expiresAt), iat: IssuedAtClaim(value: issuedAt), jti: IDClaim(value: tokenID),
             client_id: grant.clientID, scope: grant.scope.isEmpty ? nil : grant.scope)
         var header = JWTHeader()

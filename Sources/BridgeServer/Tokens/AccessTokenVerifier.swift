@@ -28,6 +28,12 @@ public struct AccessTokenVerifier: Sendable {
 
     /// The token's record and grant when it is usable at `now`.
     public func verify(_ token: String, at now: Date) async throws(Rejection) -> (AccessTokenRecord, GrantRecord) {
+        let verified = try await verifiedToken(token, at: now)
+        return (verified.record, verified.grant)
+    }
+
+    /// Like `verify`, with the claims introspection reports (the scope may be narrower than the grant's).
+    func verifiedToken(_ token: String, at now: Date) async throws(Rejection) -> VerifiedAccessToken {
         let claims: AccessTokenClaims
         do {
             claims = try await keys.collection.verify(token, as: AccessTokenClaims.self)
@@ -43,10 +49,18 @@ public struct AccessTokenVerifier: Sendable {
             throw .storeUnavailable
         }
         switch status {
-        case .active(let record, let grant) where grant.userID == claims.sub.value: return (record, grant)
+        case .active(let record, let grant) where grant.subject == claims.sub.value && grant.clientID == claims.client_id:
+            return VerifiedAccessToken(record: record, grant: grant, claims: claims)
         case .active, .unknown: throw .unknown
         case .expired: throw .expired
         case .revoked: throw .revoked
         }
     }
+}
+
+/// An access token that passed every check of `AccessTokenVerifier`.
+struct VerifiedAccessToken: Sendable {
+    let record: AccessTokenRecord
+    let grant: GrantRecord
+    let claims: AccessTokenClaims
 }

@@ -11,10 +11,27 @@ struct AuthorizationServerMetadata: Encodable {
     var authorization_endpoint: String?
     var token_endpoint: String?
     var code_challenge_methods_supported: [String]?
+    var token_endpoint_auth_methods_supported: [String]?
+    var revocation_endpoint: String?
+    var revocation_endpoint_auth_methods_supported: [String]?
+    var introspection_endpoint: String?
+    var introspection_endpoint_auth_methods_supported: [String]?
 
     init(configuration: BridgeConfiguration) {
         issuer = configuration.issuer
         jwks_uri = configuration.issuerURL(path: "/.well-known/jwks.json")
+        authorization_endpoint = configuration.authorizationURI
+        response_types_supported = ["code"]
+        // The token half of the OAuth issue: what TokenEndpoint, RevocationEndpoint and IntrospectionEndpoint do.
+        token_endpoint = configuration.issuerURL(path: TokenEndpointPaths.canonical)
+        grant_types_supported = SupportedGrantType.all
+        code_challenge_methods_supported = configuration.authorize.allowPlainPKCE ? ["S256", "plain"] : ["S256"]
+        let authMethods = ["client_secret_basic", "client_secret_post", "none"]
+        token_endpoint_auth_methods_supported = authMethods
+        revocation_endpoint = configuration.issuerURL(path: OAuthRoutes.revocationPath)
+        revocation_endpoint_auth_methods_supported = authMethods
+        introspection_endpoint = configuration.issuerURL(path: OAuthRoutes.introspectionPath)
+        introspection_endpoint_auth_methods_supported = authMethods
     }
 }
 

@@ -85,6 +85,36 @@ enum SQLiteSchema {
             )
             """,
             "CREATE INDEX sessions_by_user ON sessions(user_id)",
-        ]
+        ],
+        // 2: the authorize endpoint and sign-in pages (issue 5).
+        [
+            """
+            CREATE TABLE pending_authorizations (
+                digest TEXT PRIMARY KEY NOT NULL,
+                client_id TEXT NOT NULL,
+                browser_digest TEXT NOT NULL,
+                csrf_digest TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE consents (
+                user_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                granted_at INTEGER NOT NULL,
+                PRIMARY KEY (user_id, client_id)
+            )
+            """,
+            """
+            CREATE TABLE sign_in_failures (
+                key TEXT NOT NULL,
+                failed_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX sign_in_failures_by_key ON sign_in_failures(key, failed_at)",
+        ],
     ]
 }

@@ -271,10 +271,12 @@ extension SQLiteStore {
     public func purgeExpired(before cutoff: Date) async throws -> Int {
         try await transaction("purge") { tx in
             var count = 0
-            for table in ["access_tokens", "wopi_access_tokens", "authorization_codes", "sessions"] {
+            for table in ["access_tokens", "wopi_access_tokens", "authorization_codes", "sessions", "pending_authorizations"] {
                 try await tx.query("DELETE FROM \(table) WHERE expires_at < ?", [.millis(cutoff)])
                 count += try await tx.changes()
             }
+            try await tx.query("DELETE FROM sign_in_failures WHERE failed_at < ?", [.millis(cutoff)])
+            count += try await tx.changes()
             try await tx.query(
                 "DELETE FROM refresh_tokens WHERE expires_at IS NOT NULL AND expires_at < ?", [.millis(cutoff)])
             return count + (try await tx.changes())

@@ -26,7 +26,10 @@ public struct FormParameters: Sendable, Hashable, Sequence {
 
     /// Appends a pair; `nil` values are skipped so that optional parameters are simply omitted.
     public mutating func append(_ name: String, _ value: String?) {
-        if let value { pairs.append(Pair(name, value)) }
+        guard let value else { return }
+        // Room for a typical request at once, instead of growing 1, 2, 4, 8, 16.
+        if pairs.capacity == 0 { pairs.reserveCapacity(12) }
+        pairs.append(Pair(name, value))
     }
 
     /// The first value of `name` (exact, case-sensitive match, as RFC 6749 parameter names are).
@@ -64,9 +67,45 @@ public struct FormParameters: Sendable, Hashable, Sequence {
 
     /// `name=value&…` with every non-unreserved byte percent-encoded (space as `%20`, never `+`), which is
     /// valid both as a URL query and as a form body.
-    public var encoded: String {
-        pairs.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
-            .joined(separator: "&")
+    public var encoded: String { encoded(after: "") }
+
+    /// `prefix` (written as it is, not encoded) followed by `encoded`, built in one buffer: for `scheme:query`
+    /// URLs, without a second copy for the concatenation.
+    func encoded(after prefix: String) -> String {
+        // One pass and one allocation: room for the worst case (every byte escaped), then the actual length.
+        var capacity = prefix.utf8.count + Swift.max(0, pairs.count - 1)
+        for pair in pairs { capacity += 3 * (pair.name.utf8.count + pair.value.utf8.count) + 1 }
+        return PercentEncoding.unreservedTable.withUnsafeBufferPointer { unreserved in
+            String(unsafeUninitializedCapacity: capacity) { out in
+            var index = 0
+            for byte in prefix.utf8 {
+                out[index] = byte
+                index += 1
+            }
+            for (number, pair) in pairs.enumerated() {
+                if number > 0 {
+                    out[index] = UInt8(ascii: "&")
+                    index += 1
+                }
+                index = Self.write(pair.name, into: out, at: index, unreserved: unreserved)
+                out[index] = UInt8(ascii: "=")
+                index = Self.write(pair.value, into: out, at: index + 1, unreserved: unreserved)
+            }
+            return index
+            }
+        }
+    }
+
+    private static func write(
+        _ text: String, into out: UnsafeMutableBufferPointer<UInt8>, at index: Int, unreserved: UnsafeBufferPointer<Bool>
+    ) -> Int {
+        if let end = text.utf8.withContiguousStorageIfAvailable({
+            PercentEncoding.write($0, into: out, at: index, unreserved: unreserved)
+        }) {
+            return end
+        }
+        var copy = text
+        return copy.withUTF8 { PercentEncoding.write($0, into: out, at: index, unreserved: unreserved) }
     }
 
     // MARK: Decoding
@@ -86,33 +125,58 @@ public struct FormParameters: Sendable, Hashable, Sequence {
         what: String = "form parameters"
     ) throws(FormDecodingError) -> FormParameters {
         do { try limit.check(input, what: what) } catch { throw .tooLarge(error) }
+        let result =
+            input.utf8.withContiguousStorageIfAvailable {
+                decode(bytes: $0, plusAsSpace: plusAsSpace, baseOffset: baseOffset)
+            }
+            ?? {
+                var copy = String(input)
+                return copy.withUTF8 { decode(bytes: $0, plusAsSpace: plusAsSpace, baseOffset: baseOffset) }
+            }()
+        return try result.get()
+    }
+
+    /// The decoder on bytes: one pass over the input, splitting on `&` and the first `=` of each segment, with
+    /// each name and value decoded straight from the input bytes (see `PercentEncoding.decode(_:plusAsSpace:baseOffset:)`).
+    static func decode(
+        bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool, baseOffset: Int
+    ) -> Result<FormParameters, FormDecodingError> {
+        var separators = 0
+        for byte in bytes where byte == UInt8(ascii: "&") { separators += 1 }
         var result = [Pair]()
-        var offset = baseOffset
-        let text = Substring(input)
-        for segment in text.split(separator: "&", omittingEmptySubsequences: false) {
-            defer { offset += segment.utf8.count + 1 }
-            if segment.isEmpty { continue }
-            let name: Substring
-            let value: Substring
-            var valueOffset = offset
-            if let equals = segment.firstIndex(of: "=") {
-                name = segment[segment.startIndex..<equals]
-                value = segment[segment.index(after: equals)...]
-                valueOffset += name.utf8.count + 1
-            } else {
-                name = segment[...]
-                value = ""
+        result.reserveCapacity(separators + 1)
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            var equals = -1
+            while end < bytes.count {
+                let byte = bytes[end]
+                if isFormDelimiter(byte) {
+                    if byte == UInt8(ascii: "&") { break }
+                    if equals < 0, byte == UInt8(ascii: "=") { equals = end }
+                }
+                end += 1
             }
-            do {
-                let decodedName = try PercentEncoding.decode(name, plusAsSpace: plusAsSpace, baseOffset: offset)
-                let decodedValue = try PercentEncoding.decode(
-                    value, plusAsSpace: plusAsSpace, baseOffset: valueOffset)
-                result.append(Pair(decodedName, decodedValue))
-            } catch {
-                throw .badEncoding(parameter: String(name), error)
+            if end > start {
+                let nameEnd = equals < 0 ? end : equals
+                let rawName = UnsafeBufferPointer(rebasing: bytes[start..<nameEnd])
+                let name = PercentEncoding.decode(rawName, plusAsSpace: plusAsSpace, baseOffset: baseOffset + start)
+                let value =
+                    equals < 0
+                    ? .success("")
+                    : PercentEncoding.decode(
+                        UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), plusAsSpace: plusAsSpace,
+                        baseOffset: baseOffset + equals + 1)
+                switch (name, value) {
+                case (.success(let name), .success(let value)):
+                    result.append(Pair(name, value))
+                case (.failure(let error), _), (_, .failure(let error)):
+                    return .failure(.badEncoding(parameter: String(decoding: rawName, as: UTF8.self), error))
+                }
             }
+            start = end + 1
         }
-        return FormParameters(result)
+        return .success(FormParameters(result))
     }
 }
 
@@ -133,6 +197,32 @@ public enum FormDecodingError: Error, Sendable, Hashable, CustomStringConvertibl
 extension StringProtocol {
     /// Lower-cases ASCII letters only, so that comparisons do not depend on the locale.
     public func asciiLowercased() -> String {
-        String(decoding: utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        // Names are nearly always lower case already: then no new string is built.
+        if !utf8.contains(where: { (65...90).contains($0) }) { return String(self) }
+        return String(decoding: utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    /// Equal to `other` ignoring the case of ASCII letters, without building lower-cased copies.
+    public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+        let count = utf8.count
+        guard count == other.utf8.count else { return false }
+        let contiguous = utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in
+                for index in 0..<count {
+                    let x = a[index]
+                    let y = b[index]
+                    if x != y && !(x | 0x20 == y | 0x20 && (97...122).contains(x | 0x20)) { return false }
+                }
+                return true
+            }
+        }
+        if let result = contiguous ?? nil { return result }
+        var a = utf8.makeIterator()
+        var b = other.utf8.makeIterator()
+        for _ in 0..<count {
+            guard let x = a.next(), let y = b.next() else { return false }
+            if x != y && !(x | 0x20 == y | 0x20 && (97...122).contains(x | 0x20)) { return false }
+        }
+        return true
     }
 }

@@ -62,7 +62,7 @@ public struct ClientAuthentication: Sendable, Hashable, CustomStringConvertible 
 
     /// Combines the Basic header (if any) with `client_id`/`client_secret` from the form, refusing two
     /// authentication methods in one request (RFC 6749 §2.3) and ids that disagree.
-    static func decode(form: FormParameters, authorization: String?, limit: InputLimit) throws(OAuthDecodingError) -> ClientAuthentication? {
+    public static func decode(form: FormParameters, authorization: String?, limit: InputLimit = .default) throws(OAuthDecodingError) -> ClientAuthentication? {
         try form.rejectDuplicates(of: ["client_id", "client_secret"])
         let formID = form["client_id"].nonEmpty
         let formSecret = form["client_secret"].nonEmpty

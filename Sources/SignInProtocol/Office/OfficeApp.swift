@@ -10,15 +10,22 @@ public enum OfficeApp: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The scheme the partner app opens when sign-in is done: `ms-word-tp`, `ms-excel-tp`, `ms-powerpoint-tp`,
     /// `ms-officemobile-tp`.
-    public var scheme: String { "ms-\(rawValue)-tp" }
+    public var scheme: String {
+        // Literals, not interpolation: `init(scheme:)` compares against these on every Back URL decoded.
+        switch self {
+        case .word: "ms-word-tp"
+        case .excel: "ms-excel-tp"
+        case .powerpoint: "ms-powerpoint-tp"
+        case .officemobile: "ms-officemobile-tp"
+        }
+    }
 
     /// The value of `app=` in the To URL and the Android `AuthorizeUrlQueryParams`: `word`, `excel`, …
     public var appParameter: String { rawValue }
 
     /// The app whose Back-URL scheme this is. Schemes are case-insensitive (RFC 3986 §3.1), so `MS-Word-TP` matches.
     public init?(scheme: some StringProtocol) {
-        let wanted = scheme.asciiLowercased()
-        guard let app = Self.allCases.first(where: { $0.scheme == wanted }) else { return nil }
+        guard let app = Self.allCases.first(where: { scheme.equalsIgnoringASCIICase($0.scheme) }) else { return nil }
         self = app
     }
 

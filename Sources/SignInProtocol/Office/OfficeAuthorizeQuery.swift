@@ -86,20 +86,30 @@ public struct OfficeAuthorizeQuery: Sendable, Hashable {
 
     /// Reads the defined parameters out of `form`; `client_id` and `response_type` are required.
     public init(parameters form: FormParameters) throws(OfficeURLError) {
-        let (values, rest) = try OfficeURLParts.take(Name.all, from: form)
-        guard let clientID = values[Name.clientID] else { throw .missingParameter(Name.clientID) }
+        let (taken, rest) = try OfficeURLParts.take(Name.all, from: form)
+        try self.init(values: Name.all.map { taken[$0] }, rest: rest)
+    }
+
+    /// `Name.all` prepared for `OfficeURLParts.decodeQuery(_:taking:…)`.
+    static let names = ParameterNames(Name.all)
+
+    /// Builds the query from values in the order of `Name.all` (extra trailing values are ignored) and the other
+    /// parameters.
+    init(values: [String?], rest: FormParameters) throws(OfficeURLError) {
+        precondition(values.count >= Name.all.count)
+        guard let clientID = values[0] else { throw .missingParameter(Name.clientID) }
         guard !clientID.isEmpty else { throw .emptyParameter(Name.clientID) }
-        guard let responseType = values[Name.responseType] else { throw .missingParameter(Name.responseType) }
+        guard let responseType = values[1] else { throw .missingParameter(Name.responseType) }
         self.init(
-            clientID: clientID, responseType: responseType, scope: values[Name.scope],
-            redirectURI: values[Name.redirectURI], state: values[Name.state], culture: values[Name.culture],
-            build: values[Name.build], platform: values[Name.platform], app: values[Name.app], otherParameters: rest)
+            clientID: clientID, responseType: responseType, scope: values[2], redirectURI: values[3], state: values[4],
+            culture: values[5], build: values[6], platform: values[7], app: values[8], otherParameters: rest)
     }
 
     /// Decodes `client_id=…&…` (the Android extra). `+` is data, not a space (see `OfficeURLParts.decodeQuery`).
     public init(query: some StringProtocol, limit: InputLimit = .default) throws(OfficeURLError) {
         do { try limit.check(query, what: "authorize query") } catch { throw .tooLarge(error) }
-        try self.init(
-            parameters: OfficeURLParts.decodeQuery(query, limit: limit, baseOffset: 0, what: "authorize query"))
+        let (values, rest) = try OfficeURLParts.decodeQuery(
+            query, taking: Self.names, limit: limit, baseOffset: 0, what: "authorize query")
+        try self.init(values: values, rest: rest)
     }
 }

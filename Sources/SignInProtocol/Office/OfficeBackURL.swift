@@ -25,18 +25,22 @@ public struct OfficeBackURL: Sendable, Hashable {
         var form = result.parameters
         for pair in otherParameters { form.append(pair.name, pair.value) }
         form.append(OfficeToURL.actionName, action)
-        return app.scheme + ":" + form.encoded
+        return form.encoded(after: app.scheme + ":")
     }
+
+    static let names = ParameterNames(OfficeSignInResult.Name.all + [OfficeToURL.actionName])
 
     /// Decodes a Back URL: an Office scheme (any case, with or without `//`), `code` or `error`, and `action`.
     public init(url: some StringProtocol, limit: InputLimit = .default) throws(OfficeURLError) {
-        let parts = try OfficeURLParts.split(url, limit: limit, what: "Back URL")
-        guard let app = OfficeApp(scheme: parts.scheme) else { throw .unknownOfficeScheme(parts.scheme) }
-        let form = try OfficeURLParts.decodeQuery(
-            parts.query, limit: limit, baseOffset: parts.queryOffset, what: "Back URL")
-        let (result, afterResult) = try OfficeSignInResult.take(from: form)
-        let (values, rest) = try OfficeURLParts.take([OfficeToURL.actionName], from: afterResult)
-        guard let action = values[OfficeToURL.actionName] else { throw .missingParameter(OfficeToURL.actionName) }
+        // One pass sorts the query into the result parameters, `action`, and the rest.
+        var app: OfficeApp?
+        let (_, values, rest) = try OfficeURLParts.decode(url, taking: Self.names, limit: limit, what: "Back URL") {
+            app = OfficeApp(scheme: $0)
+            return app == nil ? .unknownOfficeScheme($0) : nil
+        }
+        guard let app else { throw .unknownOfficeScheme("") }  // Unreachable: checkScheme refused it.
+        let result = try OfficeSignInResult(values: values)
+        guard let action = values[values.count - 1] else { throw .missingParameter(OfficeToURL.actionName) }
         self.init(app: app, result: result, action: action, otherParameters: rest)
     }
 }

@@ -72,29 +72,33 @@ public enum OfficeSignInResult: Sendable, Hashable {
     /// Reads the result parameters out of `form` and returns what is left (e.g. `action`, `state`).
     static func take(from form: FormParameters) throws(OfficeURLError) -> (OfficeSignInResult, rest: FormParameters) {
         let (values, rest) = try OfficeURLParts.take(Name.all, from: form)
-        switch (values[Name.code], values[Name.error]) {
+        return (try OfficeSignInResult(values: Name.all.map { values[$0] }), rest)
+    }
+
+    /// Builds the result from values in the order of `Name.all` (extra trailing values are ignored): `code` or
+    /// `error`, never both, never empty.
+    init(values: [String?]) throws(OfficeURLError) {
+        precondition(values.count >= Name.all.count)
+        switch (values[0], values[3]) {
         case (nil, nil): throw .missingCodeAndError
         case (.some, .some): throw .bothCodeAndError
         case (let code?, nil):
             guard !code.isEmpty else { throw .emptyParameter(Name.code) }
-            return (
-                .success(Success(code: code, tokenEndpoint: values[Name.tokenEndpoint],
-                    sessionContext: values[Name.sessionContext])), rest
-            )
+            self = .success(Success(code: code, tokenEndpoint: values[1], sessionContext: values[2]))
         case (nil, let error?):
             guard !error.isEmpty else { throw .emptyParameter(Name.error) }
-            return (
-                .failure(Failure(error: error, errorDescription: values[Name.errorDescription],
-                    errorURI: values[Name.errorURI])), rest
-            )
+            self = .failure(Failure(error: error, errorDescription: values[4], errorURI: values[5]))
         }
     }
+
+    static let names = ParameterNames(Name.all)
 
     /// Decodes `code=…&tk=…&sc=…` or `error=…&…` (the Android extra). Other parameters are ignored.
     /// `+` is data, not a space (see `OfficeURLParts.decodeQuery`).
     public init(query: some StringProtocol, limit: InputLimit = .default) throws(OfficeURLError) {
         do { try limit.check(query, what: "sign-in result") } catch { throw .tooLarge(error) }
-        let form = try OfficeURLParts.decodeQuery(query, limit: limit, baseOffset: 0, what: "sign-in result")
-        self = try Self.take(from: form).0
+        let (values, _) = try OfficeURLParts.decodeQuery(
+            query, taking: Self.names, limit: limit, baseOffset: 0, what: "sign-in result")
+        try self.init(values: values)
     }
 }

@@ -18,25 +18,25 @@ public struct OfficeToURL: Sendable, Hashable {
 
     public static let actionName = "action"
 
+    static let names = ParameterNames(OfficeAuthorizeQuery.Name.all + [actionName])
+
     /// The documented form: `scheme:` (no `//`), the query in the documented order, then `action`.
     public var url: String {
         var form = query.parameters
         form.append(Self.actionName, action)
-        return scheme + ":" + form.encoded
+        return form.encoded(after: scheme + ":")
     }
 
     /// Decodes a To URL. Accepts `scheme:`, `scheme://` and `scheme://?`, parameter names in any case
     /// (`Build`, `Platform`), and keeps unknown parameters. `client_id`, `response_type`, `app` and `action` are
     /// required.
     public init(url: some StringProtocol, limit: InputLimit = .default) throws(OfficeURLError) {
-        let parts = try OfficeURLParts.split(url, limit: limit, what: "To URL")
-        let form = try OfficeURLParts.decodeQuery(
-            parts.query, limit: limit, baseOffset: parts.queryOffset, what: "To URL")
-        let (values, rest) = try OfficeURLParts.take([Self.actionName], from: form)
-        guard let action = values[Self.actionName] else { throw .missingParameter(Self.actionName) }
-        let query = try OfficeAuthorizeQuery(parameters: rest)
+        // One pass sorts the query into the authorize parameters, `action`, and the rest.
+        let (scheme, values, rest) = try OfficeURLParts.decode(url, taking: Self.names, limit: limit, what: "To URL")
+        guard let action = values[values.count - 1] else { throw .missingParameter(Self.actionName) }
+        let query = try OfficeAuthorizeQuery(values: values, rest: rest)
         guard query.app != nil else { throw .missingParameter(OfficeAuthorizeQuery.Name.app) }
-        self.init(scheme: parts.scheme, query: query, action: action)
+        self.init(scheme: scheme, query: query, action: action)
     }
 
     /// The Back URL that answers this request: same Office app, same `action`. Nil when `app` names an app this

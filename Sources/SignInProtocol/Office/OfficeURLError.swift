@@ -34,27 +34,59 @@ public enum OfficeURLError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Splitting `scheme:query` and taking the parameters the protocol defines out of the query.
 enum OfficeURLParts {
+    /// Splits `scheme:query` and decodes the query, taking `names` out of it, in one look at the bytes.
     /// `scheme:query`, `scheme://query` and `scheme://?query` all give the same query (seed 004 writes no `//`,
-    /// some apps add it). The offset is where the query starts, for errors.
-    static func split(
-        _ url: some StringProtocol, limit: InputLimit, what: String
-    ) throws(OfficeURLError) -> (scheme: String, query: Substring, queryOffset: Int) {
+    /// some apps add it); byte offsets in errors count from the start of the URL.
+    ///
+    /// - Parameter checkScheme: called with the scheme before the query is decoded; a non-nil error is thrown.
+    static func decode(
+        _ url: some StringProtocol, taking names: ParameterNames, limit: InputLimit, what: String,
+        checkScheme: (String) -> OfficeURLError? = { _ in nil }
+    ) throws(OfficeURLError) -> (scheme: String, values: [String?], rest: FormParameters) {
         do { try limit.check(url, what: what) } catch { throw .tooLarge(error) }
-        let text = Substring(url)
-        guard let colon = text.firstIndex(of: ":") else { throw .badScheme(String(text.prefix(32))) }
-        let scheme = text[..<colon]
-        guard isScheme(scheme) else { throw .badScheme(String(scheme)) }
-        var query = text[text.index(after: colon)...]
-        if query.hasPrefix("//") { query = query.dropFirst(2) }
-        if query.hasPrefix("?") { query = query.dropFirst() }
-        let offset = text.utf8.distance(from: text.startIndex, to: query.startIndex)
-        return (String(scheme), query, offset)
+        let result =
+            url.utf8.withContiguousStorageIfAvailable { decode(bytes: $0, taking: names, checkScheme: checkScheme) }
+            ?? Array(url.utf8).withUnsafeBufferPointer { decode(bytes: $0, taking: names, checkScheme: checkScheme) }
+        return try result.get()
+    }
+
+    private static func decode(
+        bytes: UnsafeBufferPointer<UInt8>, taking names: ParameterNames, checkScheme: (String) -> OfficeURLError?
+    ) -> Result<(scheme: String, values: [String?], rest: FormParameters), OfficeURLError> {
+        guard let (colon, queryStart) = locate(bytes) else {
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else {
+                return .failure(.badScheme(String(String(decoding: bytes, as: UTF8.self).prefix(32))))
+            }
+            return .failure(.badScheme(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self)))
+        }
+        let scheme = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self)
+        if let error = checkScheme(scheme) { return .failure(error) }
+        // `+` stays `+`: see `decodeQuery`.
+        let taken = FormParameters.take(
+            bytes: UnsafeBufferPointer(rebasing: bytes[queryStart...]), names: names, plusAsSpace: false,
+            baseOffset: queryStart)
+        switch taken {
+        case .success(let (values, rest)): return .success((scheme, values, rest))
+        case .failure(.decoding(let error)): return .failure(.badEncoding(error))
+        case .failure(.duplicate(let name)): return .failure(.duplicateParameter(name))
+        }
+    }
+
+    /// The scheme's length and where the query starts (after `:`, `//` and `?`), or nil when there is no valid
+    /// `scheme:` at the start.
+    private static func locate(_ bytes: UnsafeBufferPointer<UInt8>) -> (schemeLength: Int, queryStart: Int)? {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), isScheme(UnsafeBufferPointer(rebasing: bytes[..<colon]))
+        else { return nil }
+        var start = colon + 1
+        if start + 1 < bytes.count, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") { start += 2 }
+        if start < bytes.count, bytes[start] == UInt8(ascii: "?") { start += 1 }
+        return (colon, start)
     }
 
     /// RFC 3986 §3.1: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
-    static func isScheme(_ scheme: some StringProtocol) -> Bool {
-        guard let first = scheme.utf8.first, isLetter(first) else { return false }
-        return scheme.utf8.allSatisfy {
+    static func isScheme(_ scheme: some Collection<UInt8>) -> Bool {
+        guard let first = scheme.first, isLetter(first) else { return false }
+        return scheme.allSatisfy {
             isLetter($0) || (48...57).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
                 || $0 == UInt8(ascii: ".")
         }
@@ -62,36 +94,57 @@ enum OfficeURLParts {
 
     private static func isLetter(_ byte: UInt8) -> Bool { (65...90).contains(byte) || (97...122).contains(byte) }
 
-    /// Decodes a query. `+` stays `+`: these payloads are RFC 3986 URLs, not HTML form bodies, and Apple's
-    /// `URLComponents` (which Office iOS and partner apps use) does not turn `+` into a space either; reading `+`
-    /// as a space would corrupt an `action` or `tk` that carries one. Our encoder writes `%20` and `%2B`, so both
-    /// readings agree on everything we emit.
+    /// Decodes a query and takes `names` out of it in the same pass: their values by position, the other
+    /// parameters in order. A name in `names` that appears twice is an error. `+` stays `+`: these payloads are
+    /// RFC 3986 URLs, not HTML form bodies, and Apple's `URLComponents` (which Office iOS and partner apps use)
+    /// does not turn `+` into a space either; reading `+` as a space would corrupt an `action` or `tk` that
+    /// carries one. Our encoder writes `%20` and `%2B`, so both readings agree on everything we emit.
     static func decodeQuery(
-        _ query: some StringProtocol, limit: InputLimit, baseOffset: Int, what: String
-    ) throws(OfficeURLError) -> FormParameters {
+        _ query: some StringProtocol, taking names: ParameterNames, limit: InputLimit, baseOffset: Int, what: String
+    ) throws(OfficeURLError) -> (values: [String?], rest: FormParameters) {
         do {
-            return try FormParameters.decode(query, plusAsSpace: false, limit: limit, baseOffset: baseOffset, what: what)
+            return try FormParameters.decode(
+                query, taking: names, plusAsSpace: false, limit: limit, baseOffset: baseOffset, what: what)
         } catch {
-            throw .badEncoding(error)
+            switch error {
+            case .decoding(let error): throw .badEncoding(error)
+            case .duplicate(let name): throw .duplicateParameter(name)
+            }
         }
     }
 
     /// Takes `names` (matched ignoring ASCII case: Office sends `Build` and `build`) out of `form`; the rest stays
-    /// in order. A defined name that appears twice is an error.
+    /// in order. A defined name that appears twice is an error. `names` are lower case.
     static func take(
         _ names: [String], from form: FormParameters
-    ) throws(OfficeURLError) -> (values: [String: String], rest: FormParameters) {
-        let wanted = Dictionary(uniqueKeysWithValues: names.map { ($0.asciiLowercased(), $0) })
-        var values = [String: String]()
-        var rest = FormParameters()
+    ) throws(OfficeURLError) -> (values: TakenValues, rest: FormParameters) {
+        // A linear scan over a handful of names beats building a dictionary and lower-cased copies per call.
+        var values = TakenValues(names: names)
+        var rest = [FormParameters.Pair]()
+        rest.reserveCapacity(form.pairs.count)
         for pair in form {
-            guard let name = wanted[pair.name.asciiLowercased()] else {
-                rest.append(pair.name, pair.value)
+            guard let slot = names.firstIndex(where: { pair.name.equalsIgnoringASCIICase($0) }) else {
+                rest.append(pair)
                 continue
             }
-            guard values[name] == nil else { throw .duplicateParameter(name) }
-            values[name] = pair.value
+            guard values.values[slot] == nil else { throw .duplicateParameter(names[slot]) }
+            values.values[slot] = pair.value
         }
-        return (values, rest)
+        return (values, FormParameters(rest))
+    }
+
+    /// The values `take` found, looked up by the names it was given.
+    struct TakenValues {
+        let names: [String]
+        var values: [String?]
+
+        init(names: [String]) {
+            self.names = names
+            values = Array(repeating: nil, count: names.count)
+        }
+
+        subscript(name: String) -> String? {
+            names.firstIndex(of: name).flatMap { values[$0] }
+        }
     }
 }

@@ -1,0 +1,73 @@
+import BridgeStore
+import Foundation
+import Hummingbird
+import Logging
+import SignInProtocol
+
+/// `GET` and `POST /oauth2/authorize` (RFC 6749 §3.1: both must be supported). Runs the checks, keeps the accepted
+/// request server side under an unguessable id, and continues with the sign-in step.
+struct AuthorizeEndpoint: Sendable {
+    let environment: AuthorizeEnvironment
+    let interaction: InteractionEndpoints
+
+    func handle(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
+        let parameters: FormParameters
+        let fallbackLanguage = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
+        if request.method == .post {
+            guard let form = try await AuthorizeEnvironment.formParameters(of: request) else {
+                return environment.pages.error(
+                    fallbackLanguage, status: .badRequest, message: \.errorLead,
+                    oauthError: .invalidRequest("the body must be application/x-www-form-urlencoded"))
+            }
+            parameters = form
+        } else {
+            do {
+                parameters = try FormParameters.decode(request.uri.query ?? "")
+            } catch {
+                return environment.pages.error(
+                    fallbackLanguage, status: .badRequest, message: \.errorLead,
+                    oauthError: .invalidRequest(error.description))
+            }
+        }
+        let language = PageLanguage.negotiate(
+            culture: parameters.value(forCaseInsensitive: "rs"), acceptLanguage: request.headers[.acceptLanguage])
+
+        switch environment.pipeline.evaluate(parameters) {
+        case .showError(let error):
+            context.logger.info("authorize refused", metadata: ["error": .string(error.code.rawValue)])
+            return environment.pages.error(
+                language, status: .init(code: error.httpStatus == 401 ? 400 : error.httpStatus), message: \.errorLead,
+                oauthError: error)
+        case .redirectError(let location, let error):
+            context.logger.info("authorize error redirected", metadata: ["error": .string(error.code.rawValue)])
+            return AuthorizeEnvironment.redirect(to: location, after: request.method)
+        case .accepted(let draft):
+            return try await start(PendingAuthorization(draft, language: language), request, context)
+        }
+    }
+
+    /// Stores the request, binds it to this browser, and shows the first step.
+    func start(_ pending: PendingAuthorization, _ request: Request, _ context: BridgeRequestContext) async throws -> Response {
+        var newCookies: [Cookie] = []
+        let browserSecret: String
+        if let existing = environment.cookies.browserSecret(in: request) {
+            browserSecret = existing
+        } else {
+            browserSecret = SecretToken().value
+            newCookies.append(environment.cookies.browser(browserSecret))
+        }
+        let id = SecretToken().value
+        let now = environment.now()
+        let record = PendingAuthorizationRecord(
+            digest: TokenDigest(of: id), clientID: pending.clientID, browserDigest: TokenDigest(of: browserSecret),
+            csrfDigest: TokenDigest(of: CSRFToken.derive(browserSecret: browserSecret, interactionID: id)),
+            payload: try pending.encoded(), createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(environment.configuration.authorize.requestLifetimeSeconds)))
+        try await environment.store.savePendingAuthorization(record)
+        var response = try await interaction.nextStep(
+            id: id, record: record, pending: pending, browserSecret: browserSecret, method: request.method,
+            request: request, context: context)
+        for cookie in newCookies { response.setCookie(cookie) }
+        return response
+    }
+}

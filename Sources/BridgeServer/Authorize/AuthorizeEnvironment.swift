@@ -1,0 +1,59 @@
+import BridgeStore
+import Foundation
+import Hummingbird
+import SignInProtocol
+
+/// What the authorize endpoint and the sign-in pages share: built once per application.
+struct AuthorizeEnvironment: Sendable {
+    let configuration: BridgeConfiguration
+    let store: any Store
+    let pipeline: AuthorizePipeline
+    let pages: PageRenderer
+    let cookies: BrowserCookies
+    let throttle: SignInThrottle
+    let hasher: PasswordHasher
+    let now: @Sendable () -> Date
+
+    init(configuration: BridgeConfiguration, store: any Store, now: @escaping @Sendable () -> Date) {
+        self.configuration = configuration
+        self.store = store
+        self.pipeline = AuthorizePipeline(configuration: configuration)
+        self.pages = PageRenderer(
+            serviceName: Self.serviceName(configuration),
+            privacyURL: configuration.signIn.privacyStatementUrl ?? "/privacy")
+        self.cookies = BrowserCookies(
+            issuer: configuration.issuer, sessionLifetimeSeconds: configuration.signIn.sessionLifetimeSeconds)
+        self.throttle = SignInThrottle(
+            store: store, maxFailures: configuration.signIn.throttle.maxFailures,
+            window: TimeInterval(configuration.signIn.throttle.windowSeconds))
+        self.hasher = PasswordHasher(cost: configuration.signIn.bcryptCost)
+        self.now = now
+    }
+
+    /// The host's name above each page: `signIn.serviceName`, else the issuer's host (what the address bar shows).
+    static func serviceName(_ configuration: BridgeConfiguration) -> String {
+        configuration.signIn.serviceName ?? URL(string: configuration.issuer)?.host ?? configuration.issuer
+    }
+
+    func client(id: String) -> BridgeConfiguration.Client? {
+        configuration.clients.first { $0.id == id }
+    }
+
+    static let interactionPrefix = "/oauth2/interaction/"
+
+    static func interactionPath(_ id: String) -> String { interactionPrefix + id }
+
+    static func redirect(to location: String, after method: HTTPRequest.Method) -> Response {
+        // 303 after a form post so the browser follows with GET (RFC 9110 §15.4.4); 302 as RFC 6749 §4.1.2 shows.
+        Response(status: method == .post ? .seeOther : .found, headers: [.location: location])
+    }
+
+    /// A form body (`application/x-www-form-urlencoded`) within `limit` bytes; nil if it is something else.
+    static func formParameters(of request: Request, limit: Int = 8192) async throws -> FormParameters? {
+        guard let type = request.headers[.contentType]?.lowercased(),
+            type.hasPrefix("application/x-www-form-urlencoded")
+        else { return nil }
+        let buffer = try await request.body.collect(upTo: limit)
+        return try? FormParameters.decode(String(buffer: buffer), limit: InputLimit(maxBytes: limit))
+    }
+}

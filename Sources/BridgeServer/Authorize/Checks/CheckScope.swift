@@ -1,0 +1,15 @@
+import SignInProtocol
+
+/// Every requested scope is one the client may ask for; no scope means all of the client's (RFC 6749 §3.3 lets the
+/// server apply a default, and Office sends `scope` empty or leaves it out).
+struct CheckScope: AuthorizeCheck {
+    func check(_ draft: inout AuthorizationDraft) throws(OAuthError) {
+        let allowed = draft.client.allowedScopes
+        var requested: [String] = []
+        for scope in draft.request.scopes where !requested.contains(scope) { requested.append(scope) }
+        if let unknown = requested.first(where: { !allowed.contains($0) }) {
+            throw OAuthError(.invalidScope, description: "scope '\(unknown)' is not allowed for this client")
+        }
+        draft.grantedScope = (requested.isEmpty ? allowed : requested).joined(separator: " ")
+    }
+}

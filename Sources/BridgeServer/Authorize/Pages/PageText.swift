@@ -1,0 +1,96 @@
+/// Every user-visible sentence of the sign-in pages, per language. `{client}`, `{name}` and `{minutes}` are filled
+/// in before rendering (the template still HTML-escapes the result).
+struct PageText: Sendable {
+    var signInTitle: String
+    var signInLead: String
+    var userName: String
+    var password: String
+    var signIn: String
+    var wrongCredentials: String
+    var throttled: String
+    var consentTitle: String
+    var consentLead: String
+    var signedInAs: String
+    var allow: String
+    var deny: String
+    var privacy: String
+    var errorTitle: String
+    var errorLead: String
+    var expired: String
+    var formExpired: String
+    var otherBrowser: String
+    var details: String
+    var privacyTitle: String
+    var privacyBody: [String]
+    /// What each scope lets the client do, by scope value; unknown scopes are shown by name.
+    var scopes: [String: String]
+
+    static func `for`(_ language: PageLanguage) -> PageText {
+        switch language {
+        case .en: english
+        case .nb: norwegian
+        }
+    }
+
+    static let english = PageText(
+        signInTitle: "Sign in",
+        signInLead: "to continue to {client}",
+        userName: "Email or user name",
+        password: "Password",
+        signIn: "Sign in",
+        wrongCredentials: "The user name or password is incorrect.",
+        throttled: "Too many failed sign-ins. Wait {minutes} minutes, then try again.",
+        consentTitle: "Allow access?",
+        consentLead: "{client} wants to:",
+        signedInAs: "Signed in as {name}",
+        allow: "Allow",
+        deny: "Cancel",
+        privacy: "Privacy statement",
+        errorTitle: "Sign-in cannot continue",
+        errorLead: "The app that sent you here made a request this service cannot accept. Close this page and try again from the app.",
+        expired: "This sign-in has expired. Close this page and start again from the app.",
+        formExpired: "This form is no longer valid. Close this page and start again from the app.",
+        otherBrowser: "This sign-in was started in another browser. Start again from the app.",
+        details: "Details for the app's developer",
+        privacyTitle: "Privacy statement",
+        privacyBody: [
+            "This service signs you in to your files for apps such as Microsoft Office.",
+            "It keeps your user name, a one-way hash of your password, the apps you allowed, and short-lived sign-in records. Failed sign-ins are recorded with the network address for 15 minutes to stop password guessing.",
+            "Nothing is shared with anyone other than the app you allow, and only for the access you allowed.",
+        ],
+        scopes: ["wopi": "Open and edit your files"])
+
+    static let norwegian = PageText(
+        signInTitle: "Logg inn",
+        signInLead: "for å fortsette til {client}",
+        userName: "E-post eller brukernavn",
+        password: "Passord",
+        signIn: "Logg inn",
+        wrongCredentials: "Brukernavnet eller passordet er feil.",
+        throttled: "For mange mislykkede innlogginger. Vent {minutes} minutter og prøv igjen.",
+        consentTitle: "Gi tilgang?",
+        consentLead: "{client} ønsker å:",
+        signedInAs: "Logget inn som {name}",
+        allow: "Tillat",
+        deny: "Avbryt",
+        privacy: "Personvernerklæring",
+        errorTitle: "Innloggingen kan ikke fortsette",
+        errorLead: "Appen som sendte deg hit, sendte en forespørsel denne tjenesten ikke kan godta. Lukk siden og prøv igjen fra appen.",
+        expired: "Denne innloggingen er utløpt. Lukk siden og start på nytt fra appen.",
+        formExpired: "Dette skjemaet er ikke lenger gyldig. Lukk siden og start på nytt fra appen.",
+        otherBrowser: "Denne innloggingen ble startet i en annen nettleser. Start på nytt fra appen.",
+        details: "Detaljer for appens utvikler",
+        privacyTitle: "Personvernerklæring",
+        privacyBody: [
+            "Denne tjenesten logger deg inn på filene dine for apper som Microsoft Office.",
+            "Den lagrer brukernavnet ditt, en enveis-hash av passordet, appene du har gitt tilgang og kortlivede innloggingsdata. Mislykkede innlogginger lagres med nettverksadressen i 15 minutter for å hindre passordgjetting.",
+            "Ingenting deles med andre enn appen du gir tilgang, og bare for tilgangen du har gitt.",
+        ],
+        scopes: ["wopi": "Åpne og redigere filene dine"])
+}
+
+extension String {
+    func filling(_ placeholder: String, with value: String) -> String {
+        replacingOccurrences(of: "{\(placeholder)}", with: value)
+    }
+}

@@ -1,0 +1,25 @@
+import BridgeStore
+import Crypto
+import Foundation
+
+/// The anti-CSRF token of the sign-in and consent forms, derived from the browser-binding cookie and the pending
+/// request id (OWASP "synchronizer token" bound to the session): a page of another site can read neither, so it
+/// cannot forge the form, and a token of one request is useless for another.
+enum CSRFToken {
+    static func derive(browserSecret: String, interactionID: String) -> String {
+        let digest = SHA256.hash(data: Array("signin-bridge csrf\u{0}\(browserSecret)\u{0}\(interactionID)".utf8))
+        return Data(digest).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Compares in constant time (the length is public).
+    static func matches(_ presented: String, _ expected: String) -> Bool {
+        let a = Array(presented.utf8)
+        let b = Array(expected.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,65 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// The RFC 7662 §2.2 answer. Only `active` when the token is not usable.
+struct IntrospectionResponse: Encodable, Equatable {
+    var active: Bool
+    var scope: String?
+    var client_id: String?
+    var token_type: String?
+    var exp: Int?
+    var iat: Int?
+    var sub: String?
+    var aud: String?
+    var iss: String?
+    var jti: String?
+
+    static let inactive = IntrospectionResponse(active: false)
+}
+
+/// Token introspection (RFC 7662), for authenticated clients only. A token is reported active only to the client it
+/// was issued to; for anyone else, and for unknown, expired, rotated or revoked tokens, the answer is just
+/// `{"active":false}` (§2.2), so introspection cannot be used to probe other clients' tokens (§4).
+struct IntrospectionEndpoint: Sendable {
+    let authenticator: ClientAuthenticator
+    let verifier: AccessTokenVerifier
+    let store: any Store
+    let issuer: String
+    let now: @Sendable () -> Date
+
+    func respond(to request: OAuthFormRequest) async throws(OAuthError) -> IntrospectionResponse {
+        let form = try OAuthForm.decode(request.body)
+        let client = try authenticator.authenticate(form: form, authorization: request.authorization)
+        if form.values(for: "token").count > 1 {
+            throw OAuthError(.invalidRequest, description: "parameter 'token' appears more than once")
+        }
+        guard let token = form["token"], !token.isEmpty else {
+            throw OAuthError(.invalidRequest, description: "required parameter 'token' is missing")
+        }
+        let time = now()
+        switch PresentedToken(token) {
+        case .accessToken(let jwt):
+            let verified: VerifiedAccessToken
+            do {
+                verified = try await verifier.verifiedToken(jwt, at: time)
+            } catch .storeUnavailable {
+                throw OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again")
+            } catch {
+                return .inactive
+            }
+            guard verified.grant.clientID == client.id else { return .inactive }
+            return IntrospectionResponse(
+                active: true, scope: verified.claims.scope, client_id: verified.grant.clientID, token_type: "Bearer",
+                exp: Int(verified.record.expiresAt.timeIntervalSince1970), iat: Int(verified.record.issuedAt.timeIntervalSince1970),
+                sub: verified.grant.subject, aud: issuer, iss: issuer, jti: verified.record.tokenID)
+        case .refreshToken(let value):
+            let status = try await storeCall { try await store.refreshTokenStatus(TokenDigest(of: value), at: time) }
+            guard case .active(let record, let grant) = status, record.clientID == client.id else { return .inactive }
+            return IntrospectionResponse(
+                active: true, scope: record.scope.isEmpty ? nil : record.scope, client_id: record.clientID,
+                exp: record.expiresAt.map { Int($0.timeIntervalSince1970) }, iat: Int(record.issuedAt.timeIntervalSince1970),
+                sub: grant.subject, iss: issuer)
+        }
+    }
+}

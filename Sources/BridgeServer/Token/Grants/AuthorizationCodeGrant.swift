@@ -1,0 +1,44 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// `grant_type=authorization_code` (RFC 6749 §4.1.3). The store consumes the code atomically first, so two
+/// concurrent redemptions can never both pass; a second redemption revokes the code's grant and with it every token
+/// issued from the first one (RFC 9700 §4.2.4). The checks then run on the consumed code: a failed attempt burns it.
+struct AuthorizationCodeGrant: Sendable {
+    let store: any Store
+    let minter: TokenMinter
+
+    func exchange(
+        code: String, redirectURI: String?, codeVerifier: String?, client: AuthenticatedClient,
+        sessionContext: String?, at now: Date
+    ) async throws(OAuthError) -> TokenResponse {
+        let redemption = try await storeCall { try await store.redeemAuthorizationCode(TokenDigest(of: code), at: now) }
+        let record: AuthorizationCodeRecord
+        switch redemption {
+        case .redeemed(let redeemed): record = redeemed
+        case .replayed:
+            throw OAuthError(.invalidGrant, description: "the code was already used; every token issued from it is now revoked")
+        case .expired: throw OAuthError(.invalidGrant, description: "the code has expired")
+        case .revoked: throw OAuthError(.invalidGrant, description: "the code's grant was revoked")
+        case .unknown: throw OAuthError(.invalidGrant, description: "the code is unknown")
+        }
+        try CheckCodeIssuedToClient.check(record, client: client)
+        try CheckRedirectURIMatches.check(record, presented: redirectURI)
+        try CheckPKCE.check(record, verifier: codeVerifier, client: client)
+        guard let grant = try await storeCall({ try await store.grant(id: record.grantID) }), grant.revokedAt == nil else {
+            throw OAuthError(.invalidGrant, description: "the code's grant was revoked")
+        }
+        if let sessionContext {
+            _ = try await storeCall { try await store.recordSessionContext(sessionContext, grant: grant.id) }
+        }
+        let access = try await storeCall { try await minter.accessToken(in: grant, scope: record.scope, at: now) }
+        var refresh: SecretToken?
+        if client.client.grants.contains(TokenRequest.GrantType.refreshToken) {
+            let (secret, refreshRecord) = minter.refreshToken(grant: grant.id, client: client.id, scope: record.scope, at: now)
+            try await storeCall { try await store.issueRefreshToken(refreshRecord) }
+            refresh = secret
+        }
+        return TokenMinter.response(access, issuedAt: now, refreshToken: refresh, scope: record.scope)
+    }
+}

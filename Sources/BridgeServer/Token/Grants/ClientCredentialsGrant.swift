@@ -1,0 +1,22 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// `grant_type=client_credentials` (RFC 6749 §4.4) for confidential clients registered for it: a grant without a
+/// user (so the token's `sub` is the client, and the bootstrapper, which needs a user, refuses it), and no refresh
+/// token (§4.4.3). `scope` is kept as asked; no resource here checks it yet.
+struct ClientCredentialsGrant: Sendable {
+    let store: any Store
+    let minter: TokenMinter
+
+    func issue(scope: String?, client: AuthenticatedClient, at now: Date) async throws(OAuthError) -> TokenResponse {
+        guard !client.client.isPublic else {
+            throw OAuthError(.unauthorizedClient, description: "client_credentials needs a confidential client (RFC 6749 §4.4)")
+        }
+        let scope = scope ?? ""
+        let grant = GrantRecord(userID: "", clientID: client.id, scope: scope, createdAt: now)
+        try await storeCall { try await store.createGrant(grant) }
+        let access = try await storeCall { try await minter.accessToken(in: grant, scope: scope, at: now) }
+        return TokenMinter.response(access, issuedAt: now, refreshToken: nil, scope: scope)
+    }
+}

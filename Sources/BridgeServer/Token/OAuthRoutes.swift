@@ -1,0 +1,131 @@
+import BridgeStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import SignInProtocol
+
+/// The token, revocation and introspection endpoints over HTTP: read the form body, run the endpoint, render JSON
+/// with `Cache-Control: no-store` and `Pragma: no-cache` (RFC 6749 §5.1), or the RFC 6749 §5.2 error.
+struct OAuthRoutes: Sendable {
+    static let revocationPath = "/oauth2/revoke"
+    static let introspectionPath = "/oauth2/introspect"
+
+    let token: TokenEndpoint
+    let revocation: RevocationEndpoint
+    let introspection: IntrospectionEndpoint
+    let paths: TokenEndpointPaths
+    let maxBodyBytes: Int
+    let realm: String
+
+    init(configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, now: @escaping @Sendable () -> Date) {
+        let issuer = AccessTokenIssuer(
+            keys: keys, store: store, issuer: configuration.issuer,
+            lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
+        let verifier = AccessTokenVerifier(keys: keys, store: store, issuer: configuration.issuer)
+        let authenticator = ClientAuthenticator(clients: configuration.clients)
+        token = TokenEndpoint(configuration: configuration, store: store, accessTokens: issuer, now: now)
+        revocation = RevocationEndpoint(authenticator: authenticator, verifier: verifier, store: store, now: now)
+        introspection = IntrospectionEndpoint(
+            authenticator: authenticator, verifier: verifier, store: store, issuer: configuration.issuer, now: now)
+        paths = TokenEndpointPaths(configuration: configuration)
+        maxBodyBytes = configuration.limits.maxBodyBytes
+        realm = configuration.issuer
+    }
+
+    func register<Context: RequestContext>(on router: Router<Context>, logger: Logger) {
+        for path in paths.paths {
+            router.post(RouterPath(path)) { request, context in
+                await self.answer(request, context) { form async throws(OAuthError) in
+                    OAuthHTTPResponse.json(JSONBody.encode(try await self.token.respond(to: form)))
+                }
+            }
+        }
+        for url in paths.foreignURLs {
+            logger.notice("token URL on another origin: forward it to \(TokenEndpointPaths.canonical)", metadata: ["url": "\(url)"])
+        }
+        router.post(RouterPath(Self.revocationPath)) { request, context in
+            await self.answer(request, context) { form async throws(OAuthError) in
+                try await self.revocation.respond(to: form)
+                return OAuthHTTPResponse.empty()
+            }
+        }
+        router.post(RouterPath(Self.introspectionPath)) { request, context in
+            await self.answer(request, context) { form async throws(OAuthError) in
+                OAuthHTTPResponse.json(JSONBody.encode(try await self.introspection.respond(to: form)))
+            }
+        }
+    }
+
+    private func answer(
+        _ request: Request, _ context: some RequestContext,
+        _ endpoint: (OAuthFormRequest) async throws(OAuthError) -> Response
+    ) async -> Response {
+        do throws(OAuthError) {
+            let form = try await readForm(request)
+            return try await endpoint(form)
+        } catch {
+            if error.code == .temporarilyUnavailable {
+                context.logger.error("OAuth endpoint: store unavailable", metadata: ["path": "\(request.uri.path)"])
+            } else {
+                context.logger.debug("OAuth request refused", metadata: ["error": "\(error.code.rawValue)"])
+            }
+            return OAuthHTTPResponse.error(error, realm: realm)
+        }
+    }
+
+    private func readForm(_ request: Request) async throws(OAuthError) -> OAuthFormRequest {
+        let contentType = request.headers[.contentType]?.split(separator: ";").first?
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        guard contentType == "application/x-www-form-urlencoded" else {
+            throw OAuthError(.invalidRequest, description: "the body must be application/x-www-form-urlencoded (RFC 6749 §3.2)")
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodyBytes)
+        } catch {
+            throw OAuthError(.invalidRequest, description: "the request body is over \(maxBodyBytes) bytes")
+        }
+        guard let body = buffer.getString(at: buffer.readerIndex, length: buffer.readableBytes) else {
+            throw OAuthError(.invalidRequest, description: "the request body is not UTF-8")
+        }
+        return OAuthFormRequest(
+            body: body, authorization: request.headers[.authorization],
+            sessionContext: request.headers[.wopiSessionContext])
+    }
+}
+
+/// The bytes of OAuth endpoint answers.
+enum OAuthHTTPResponse {
+    static let pragma = HTTPField.Name("Pragma")!
+
+    static func json(_ body: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        let headers: HTTPFields = [
+            .contentType: "application/json", .cacheControl: "no-store", pragma: "no-cache",
+        ]
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// RFC 7009 §2.2: 200 with nothing to say.
+    static func empty() -> Response {
+        Response(status: .ok, headers: [.cacheControl: "no-store", pragma: "no-cache"])
+    }
+
+    /// RFC 6749 §5.2: 400, or 401 with a Basic challenge for `invalid_client` (the client may retry with HTTP Basic).
+    static func error(_ error: OAuthError, realm: String) -> Response {
+        let status: HTTPResponse.Status =
+            switch error.httpStatus {
+            case 401: .unauthorized
+            case 403: .forbidden
+            case 503: .serviceUnavailable
+            case 500: .internalServerError
+            default: .badRequest
+            }
+        var response = json(Array(error.json.utf8), status: status)
+        if error.code == .invalidClient {
+            response.headers[.wwwAuthenticate] = #"Basic realm="\#(realm)", charset="UTF-8""#
+        }
+        if error.code == .temporarilyUnavailable { response.headers[.retryAfter] = "5" }
+        return response
+    }
+}

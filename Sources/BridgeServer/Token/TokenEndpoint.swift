@@ -1,0 +1,71 @@
+import BridgeStore
+import Foundation
+import Logging
+import SignInProtocol
+
+/// What a token-endpoint-style request carries, already pulled out of HTTP.
+struct OAuthFormRequest: Sendable {
+    /// The `application/x-www-form-urlencoded` body.
+    var body: String
+    var authorization: String?
+    var sessionContext: String?
+}
+
+/// The token endpoint (RFC 6749 §3.2) as a pipeline of named steps: decode the form, authenticate the client, check
+/// the grant type, then hand over to the grant (`AuthorizationCodeGrant`, `RefreshTokenGrant`,
+/// `ClientCredentialsGrant`). Every failure is an `OAuthError`; rendering is `OAuthHTTPResponse`'s job.
+struct TokenEndpoint: Sendable {
+    let authenticator: ClientAuthenticator
+    let authorizationCode: AuthorizationCodeGrant
+    let refreshToken: RefreshTokenGrant
+    let clientCredentials: ClientCredentialsGrant
+    let now: @Sendable () -> Date
+
+    init(configuration: BridgeConfiguration, store: any Store, accessTokens: AccessTokenIssuer, now: @escaping @Sendable () -> Date) {
+        let minter = TokenMinter(accessTokens: accessTokens, store: store)
+        authenticator = ClientAuthenticator(clients: configuration.clients)
+        authorizationCode = AuthorizationCodeGrant(store: store, minter: minter)
+        refreshToken = RefreshTokenGrant(store: store, minter: minter)
+        clientCredentials = ClientCredentialsGrant(store: store, minter: minter)
+        self.now = now
+    }
+
+    func respond(to request: OAuthFormRequest) async throws(OAuthError) -> TokenResponse {
+        let form = try OAuthForm.decode(request.body)
+        let client = try authenticator.authenticate(form: form, authorization: request.authorization)
+        try CheckGrantTypeAllowed.check(form["grant_type"], for: client.client)
+        let tokenRequest: TokenRequest
+        do {
+            tokenRequest = try TokenRequest.decode(form, authorization: request.authorization)
+        } catch {
+            throw error.oauthError
+        }
+        let sessionContext = try CheckSessionContext.check(request.sessionContext)
+        let time = now()
+        switch tokenRequest.grant {
+        case .authorizationCode(let code, let redirectURI, let codeVerifier):
+            return try await authorizationCode.exchange(
+                code: code, redirectURI: redirectURI, codeVerifier: codeVerifier, client: client,
+                sessionContext: sessionContext, at: time)
+        case .refreshToken(let token):
+            return try await refreshToken.refresh(
+                token, scope: tokenRequest.scope, client: client, sessionContext: sessionContext, at: time)
+        case .clientCredentials:
+            return try await clientCredentials.issue(scope: tokenRequest.scope, client: client, at: time)
+        case .password, .jwtBearer, .tokenExchange:
+            // Unreachable after CheckGrantTypeAllowed; kept explicit so a new case cannot slip through.
+            throw OAuthError(.unsupportedGrantType, description: "grant_type '\(tokenRequest.grant.grantType)' is not supported")
+        }
+    }
+}
+
+/// Decoding of form bodies for the token, revocation and introspection endpoints.
+enum OAuthForm {
+    static func decode(_ body: String) throws(OAuthError) -> FormParameters {
+        do {
+            return try FormParameters.decode(body, limit: .default, what: "request body")
+        } catch {
+            throw OAuthError(.invalidRequest, description: "\(error)")
+        }
+    }
+}

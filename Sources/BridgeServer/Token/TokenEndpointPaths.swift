@@ -1,0 +1,42 @@
+import Foundation
+
+/// Where the token endpoint answers. Always `/oauth2/token` on the issuer (what the metadata announces), plus the
+/// path of every other token URL this server hands out on its own origin: `office.tokenIssuanceUri` (the bootstrap
+/// challenge's `tokenIssuance_uri`) and each client's `tokenEndpointOverride` (sent as `tk` in the final redirect,
+/// which Office then uses for code exchange and refresh, PROTOCOL.md §1). They are the same handler, so a `tk`
+/// URL can never lead to a different rule set. A URL on another origin belongs to a front door (a proxy) that must
+/// forward it here; it is listed in `foreignURLs` so that start-up can say so.
+struct TokenEndpointPaths: Equatable {
+    static let canonical = "/oauth2/token"
+
+    /// `canonical` first, then the extra paths in configuration order, without duplicates.
+    let paths: [String]
+    let foreignURLs: [String]
+
+    init(configuration: BridgeConfiguration) {
+        var paths = [Self.canonical]
+        var foreign = [String]()
+        let origin = Self.origin(of: configuration.issuer)
+        let candidates = [configuration.office.tokenIssuanceUri] + configuration.clients.map(\.tokenEndpointOverride)
+        for url in candidates.compactMap({ $0 }) {
+            guard let components = URLComponents(string: url), Self.origin(of: url) == origin, origin != nil else {
+                foreign.append(url)
+                continue
+            }
+            // The query (Office's example `tk` carries `?extra=stuff`) plays no part in routing.
+            let path = components.path.isEmpty ? "/" : components.path
+            if !paths.contains(path) { paths.append(path) }
+        }
+        self.paths = paths
+        self.foreignURLs = foreign
+    }
+
+    /// scheme://host:port, lower-cased, default ports filled in.
+    static func origin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            let host = components.host?.lowercased()
+        else { return nil }
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(host):\(port)"
+    }
+}

@@ -1,0 +1,41 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// Makes the tokens of a successful token request: a signed access token (recorded in the store, so it can be
+/// revoked) and, when the client may refresh, an opaque 256-bit refresh token stored as a digest only.
+struct TokenMinter: Sendable {
+    let accessTokens: AccessTokenIssuer
+    let store: any Store
+
+    /// Signs an access token for `scope` (which may be narrower than the grant's) in `grant`.
+    func accessToken(in grant: GrantRecord, scope: String, at now: Date) async throws -> IssuedAccessToken {
+        var narrowed = grant
+        narrowed.scope = scope
+        return try await accessTokens.issue(in: narrowed, at: now)
+    }
+
+    /// A new refresh token and the record to store for it (callers store it: directly, or as a rotation's replacement).
+    func refreshToken(grant: GrantID, client: String, scope: String, at now: Date) -> (SecretToken, RefreshTokenRecord) {
+        let secret = SecretToken()
+        return (secret, RefreshTokenRecord(digest: secret.digest, grantID: grant, clientID: client, scope: scope, issuedAt: now))
+    }
+
+    /// The RFC 6749 §5.1 body; `expires_in` a number of seconds.
+    static func response(_ access: IssuedAccessToken, issuedAt now: Date, refreshToken: SecretToken?, scope: String) -> TokenResponse {
+        let expiresIn = max(0, Int(access.expiresAt.timeIntervalSince(now).rounded()))
+        return TokenResponse(
+            accessToken: access.token, tokenType: "Bearer", expiresIn: expiresIn, refreshToken: refreshToken?.value,
+            scope: scope.isEmpty ? nil : scope)
+    }
+}
+
+/// Runs a store call inside the token pipeline: a database fault becomes `temporarily_unavailable` (503), never a
+/// 500 and never a token.
+func storeCall<T>(_ body: () async throws -> T) async throws(OAuthError) -> T {
+    do {
+        return try await body()
+    } catch {
+        throw OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again")
+    }
+}
