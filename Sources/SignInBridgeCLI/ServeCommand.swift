@@ -24,6 +24,9 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int?
 
     func run() async throws {
+        if ProcessInfo.processInfo.environment["SIGNIN_BRIDGE_CONCURRENCY_POOL"] != "swift" {
+            BridgeServerApp.runConcurrencyOnEventLoops()
+        }
         let loaded = try loadConfigurationOrExit(config)
         var configuration = loaded.configuration
         if let host { configuration.listen.host = host }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// Everything one running server needs, assembled once: configuration, store, keys, metrics, clock.
@@ -26,6 +27,14 @@ public struct BridgeServerApp: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.now = now
+    }
+
+    /// Runs Swift concurrency jobs on NIO's event loop threads instead of a second thread pool, so a request no longer
+    /// hops between the I/O thread and the cooperative pool (measured in scripts/bench/bootstrap.sh). Call once, first
+    /// thing in the process, as Vapor's entry point does; false when it could not be installed.
+    @discardableResult
+    public static func runConcurrencyOnEventLoops() -> Bool {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     public var accessTokenIssuer: AccessTokenIssuer {
@@ -81,9 +90,18 @@ public struct BridgeServerApp: Sendable {
                 // only grossly oversized heads get the HTTP parser's bare 400.
                 maxHeaderFieldSize: 4 * limits.maxHeaderValueBytes, maxHeaderListSize: 8 * limits.maxHeaderValueBytes,
                 maxHeaderFieldCount: 100))
+        let metrics = self.metrics
+        let logRequests = configuration.log.requests ?? true
+        let logger = self.logger
+        let prepared = PreparedChallenge(headers: challenge.headers) {
+            metrics.challenges.increment()
+            if logRequests { logger.info("request", metadata: ["path": "/wopibootstrapper", "status": "401"]) }
+        }
         return Application(
             responder: responder,
-            server: .http1(configuration: http1),
+            server: HTTPServerBuilder { responder in
+                BootstrapHTTP1Channel(responder: responder, configuration: http1, challenge: prepared)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port)),
             services: [StoreShutdownService(store: store, logger: logger)],

@@ -24,7 +24,7 @@ struct OAuthRoutes: Sendable {
             lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
         let verifier = AccessTokenVerifier(keys: keys, store: store, issuer: configuration.issuer)
         let authenticator = ClientAuthenticator(clients: configuration.clients)
-        token = TokenEndpoint(configuration: configuration, store: store, accessTokens: issuer, now: now)
+        token = TokenEndpoint(authenticator: authenticator, store: store, accessTokens: issuer, now: now)
         revocation = RevocationEndpoint(authenticator: authenticator, verifier: verifier, store: store, now: now)
         introspection = IntrospectionEndpoint(
             authenticator: authenticator, verifier: verifier, store: store, issuer: configuration.issuer, now: now)

@@ -21,9 +21,9 @@ struct TokenEndpoint: Sendable {
     let clientCredentials: ClientCredentialsGrant
     let now: @Sendable () -> Date
 
-    init(configuration: BridgeConfiguration, store: any Store, accessTokens: AccessTokenIssuer, now: @escaping @Sendable () -> Date) {
-        let minter = TokenMinter(accessTokens: accessTokens, store: store)
-        authenticator = ClientAuthenticator(clients: configuration.clients)
+    init(authenticator: ClientAuthenticator, store: any Store, accessTokens: AccessTokenIssuer, now: @escaping @Sendable () -> Date) {
+        let minter = TokenMinter(accessTokens: accessTokens)
+        self.authenticator = authenticator
         authorizationCode = AuthorizationCodeGrant(store: store, minter: minter)
         refreshToken = RefreshTokenGrant(store: store, minter: minter)
         clientCredentials = ClientCredentialsGrant(store: store, minter: minter)

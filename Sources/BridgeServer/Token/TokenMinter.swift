@@ -2,11 +2,10 @@ import BridgeStore
 import Foundation
 import SignInProtocol
 
-/// Makes the tokens of a successful token request: a signed access token (recorded in the store, so it can be
-/// revoked) and, when the client may refresh, an opaque 256-bit refresh token stored as a digest only.
+/// Makes the tokens of a successful token request: a signed access token (the issuer records it in the store, so it
+/// can be revoked) and, when the client may refresh, an opaque 256-bit refresh token stored as a digest only.
 struct TokenMinter: Sendable {
     let accessTokens: AccessTokenIssuer
-    let store: any Store
 
     /// Signs an access token for `scope` (which may be narrower than the grant's) in `grant`.
     func accessToken(in grant: GrantRecord, scope: String, at now: Date) async throws -> IssuedAccessToken {
