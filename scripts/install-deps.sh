@@ -9,8 +9,9 @@ case "$purpose" in
   # python3-venv: scripts/test/python-venv.sh makes a venv with the independent SARIF/JSON Schema validators;
   # chromium and chromium-driver: the browser end-to-end test (scripts/e2e).
   test)  packages+=(python3 python3-venv chromium chromium-driver) ;;
-  # valgrind, binutils (strip), bc: scripts/bench/protocol.sh --instructions.
-  bench) packages+=(nginx wrk libxml2-utils valgrind binutils bc) ;;
+  # valgrind, binutils (strip), bc: scripts/bench/protocol.sh --instructions and scripts/bench/lint.sh;
+  # libxml2-utils (xmllint) and python3: scripts/bench/lint.sh.
+  bench) packages+=(nginx wrk libxml2-utils python3 valgrind binutils bc) ;;
   run)   ;;
   *) echo "usage: $0 [test|run|bench]" >&2; exit 2 ;;
 esac

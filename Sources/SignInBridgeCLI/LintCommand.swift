@@ -13,7 +13,8 @@ struct LintCommand: AsyncParsableCommand {
             Pods, node_modules and hidden folders are skipped). Each manifest and plist is compared with \
             --url-schemes, --challenge, or else the nearest url_schemes.json in its folder or above.
 
-            Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage or unreadable input.
+            Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage, unreadable input or nothing \
+            found to check.
 
             Examples:
               signin-bridge lint android/app/src/main ios/App --url-schemes url_schemes.json

@@ -24,6 +24,9 @@ import Testing
         #expect(try RuleHarness.run(URLTypesMalformed(), plist: emptySchemes) == ["3:41 CFBundleURLSchemes of item 0 is empty"])
         let notString = "<key>CFBundleURLTypes</key><array><dict><key>CFBundleURLSchemes</key><array><integer>1</integer></array></dict></array>"
         #expect(try RuleHarness.run(URLTypesMalformed(), plist: notString).count == 1)
+        #expect(
+            try RuleHarness.run(URLTypesMalformed(), plist: "<key>CFBundleURLTypes</key><array/>")
+                == ["3:1 CFBundleURLTypes is an empty array: no URL scheme is registered"])
         #expect(try RuleHarness.run(URLTypesMalformed(), plist: urlTypes).isEmpty)
     }
 

@@ -26,6 +26,12 @@ import Testing
         #expect(try CLIRunner.run("lint", Self.samples + "/nothing-here").status == 2)
         #expect(try CLIRunner.run("lint", "--url-schemes", "a.json", "--challenge", "Bearer x=1").status == 2)
         #expect(try CLIRunner.run("lint", "--target-sdk", "0", Self.samples).status == 2)
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("lint-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let nothing = try CLIRunner.run("lint", empty.path)
+        #expect(nothing.status == 2)
+        #expect(nothing.stderr.contains("no AndroidManifest.xml, Info.plist or url_schemes.json found"))
         let noUrlSchemes = try CLIRunner.run("lint", Self.samples + "/ios/correct", "--challenge", "Bearer realm=\"x\"")
         #expect(noUrlSchemes.status == 2)
         #expect(noUrlSchemes.stderr.contains("no UrlSchemes parameter"))

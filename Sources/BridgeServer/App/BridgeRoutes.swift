@@ -85,8 +85,9 @@ struct BridgeRoutes: Sendable {
     }
 }
 
-/// Answers unauthenticated bootstrap requests before the router and its middleware: no route lookup, no body, no
-/// per-request allocation beyond the response itself. Everything else goes to the router.
+/// Answers the unauthenticated bootstrap requests that `ChallengeChannelHandler` leaves to the application (a
+/// `Connection` or `Expect` header, a request pipelined behind another) before the router and its middleware.
+/// Everything else goes to the router.
 struct BootstrapFastPath<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BridgeRequestContext {
     let inner: Inner
     let challenge: Response

@@ -24,7 +24,7 @@ extension AndroidManifest {
 
     static func qualified(_ name: String, package: String) -> String {
         if name.hasPrefix(".") { return package + name }
-        if !name.contains(".") { return package + "." + name }
+        if !name.containsASCII(".") { return package + "." + name }
         return name
     }
 

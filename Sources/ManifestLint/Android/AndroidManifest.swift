@@ -11,6 +11,8 @@ public struct AndroidManifest: Sendable {
     public var targetSdkAttribute: XMLAttribute?
     /// Activities, activity aliases, services and receivers, in document order.
     public var components: [AndroidComponent]
+    /// Every intent filter of every component, in document order (rules walk them often).
+    public var intentFilters: [IntentFilter]
 
     public init(root: XMLElement) {
         self.root = root
@@ -23,6 +25,7 @@ public struct AndroidManifest: Sendable {
         components = root.children(named: "application").flatMap { application in
             application.children.compactMap(AndroidComponent.init(element:))
         }
+        intentFilters = components.flatMap(\.intentFilters)
     }
 
     /// The package name, if the manifest says it.
@@ -73,7 +76,7 @@ public struct AndroidComponent: Sendable {
         guard let written = name?.value else { return nil }
         guard let package, !package.isEmpty else { return written }
         if written.hasPrefix(".") { return package + written }
-        if !written.contains(".") { return package + "." + written }
+        if !written.containsASCII(".") { return package + "." + written }
         return written
     }
 
@@ -90,6 +93,8 @@ public struct IntentFilter: Sendable {
     public var actions: [XMLAttribute]
     public var categories: [XMLAttribute]
     public var data: [XMLElement]
+    /// Every `android:scheme` attribute of the filter's `<data>` elements.
+    public var schemes: [XMLAttribute]
     public var autoVerify: XMLAttribute?
 
     public init(element: XMLElement) {
@@ -99,6 +104,7 @@ public struct IntentFilter: Sendable {
             $0.attribute("name", namespace: AndroidNamespace.uri)
         }
         data = element.children(named: "data")
+        schemes = data.compactMap { $0.attribute("scheme", namespace: AndroidNamespace.uri) }
         autoVerify = element.attribute("autoVerify", namespace: AndroidNamespace.uri)
     }
 
@@ -107,11 +113,6 @@ public struct IntentFilter: Sendable {
     public static let browsableCategory = "android.intent.category.BROWSABLE"
 
     public var isView: Bool { actions.contains { $0.value == Self.viewAction } }
-
-    /// Every `android:scheme` attribute of the filter's `<data>` elements.
-    public var schemes: [XMLAttribute] {
-        data.compactMap { $0.attribute("scheme", namespace: AndroidNamespace.uri) }
-    }
 
     /// Every attribute of the filter's `<data>` elements with this local name (android namespace).
     public func dataAttributes(_ name: String) -> [XMLAttribute] {
@@ -122,6 +123,6 @@ public struct IntentFilter: Sendable {
 /// Values that are filled in at build time (`${applicationId}`, `@string/scheme`) cannot be checked from source.
 enum BuildTimeValue {
     static func isPlaceholder(_ value: String) -> Bool {
-        value.contains("${") || value.hasPrefix("@") || value.contains("$(")
+        value.containsASCII("${") || value.hasPrefix("@") || value.containsASCII("$(")
     }
 }

@@ -17,8 +17,10 @@ enum URISchemeSyntax {
     /// RFC 8252 §7.1: a private-use scheme should be a reverse domain name the app's owner controls, so at least
     /// one dot (`com.example.app`).
     static func isReverseDomain(_ scheme: String) -> Bool {
-        let labels = scheme.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+        let dot = UInt8(ascii: ".")
+        let bytes = scheme.utf8
+        guard bytes.contains(dot), bytes.first != dot, bytes.last != dot else { return false }
+        return !scheme.containsASCII("..")
     }
 }
 

@@ -35,7 +35,7 @@ public struct Linter: Sendable {
     public static let challengeLabel = "WWW-Authenticate UrlSchemes"
 
     /// Lints files and folders. Throws `LintUsageError` for a path that does not exist, a file that cannot be read
-    /// or whose kind cannot be told, and a `--challenge` that cannot be used.
+    /// or whose kind cannot be told, a `--challenge` that cannot be used, and when there is nothing to check.
     public func lint(paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) throws(LintUsageError) -> LintReport {
         var run = Run(options: options)
         if let source = options.urlSchemes { try run.loadExplicit(source) }
@@ -43,6 +43,11 @@ public struct Linter: Sendable {
         for (index, file) in run.queue.enumerated() {
             try run.check(file)
             progress?(index + 1, run.queue.count)
+        }
+        // Pointing CI at the wrong folder must not pass silently.
+        guard !run.checked.isEmpty else {
+            throw LintUsageError(
+                "no AndroidManifest.xml, Info.plist or url_schemes.json found in \(paths.joined(separator: ", "))")
         }
         return LintReport(files: run.checked, findings: run.findings)
     }

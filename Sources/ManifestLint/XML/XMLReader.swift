@@ -211,18 +211,25 @@ private struct TreeBuilder {
         }
 
         var child = node.pointee.children
+        var hasText = false
         while let current = child {
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
                 result.children.append(try element(current, depth: depth + 1))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let content = current.pointee.content { result.text += String(cString: content) }
+                hasText = true
             case XML_ENTITY_REF_NODE:
-                result.text += entityReference(current, at: tag.position)
+                hasText = true
+                _ = entityReference(current, at: tag.position)  // reported even where the text is not kept
             default:
                 break
             }
             child = current.pointee.next
+        }
+        // Character data matters for leaf elements (plist <string>, <key>); between child elements it is only
+        // indentation, and copying it would cost more than the rest of the tree.
+        if hasText && result.children.isEmpty {
+            result.text = text(of: node.pointee.children, at: tag.position)
         }
         if let interestingNode, UnsafeMutableRawPointer(node) == interestingNode { interestingElement = result }
         return result
@@ -234,10 +241,13 @@ private struct TreeBuilder {
         var result = ""
         var node = first
         while let current = node {
-            if current.pointee.type == XML_ENTITY_REF_NODE {
+            switch current.pointee.type {
+            case XML_ENTITY_REF_NODE:
                 result += entityReference(current, at: position)
-            } else if let content = current.pointee.content {
-                result += String(cString: content)
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = current.pointee.content { result += String(cString: content) }
+            default:
+                break  // comments and processing instructions are not text
             }
             node = current.pointee.next
         }

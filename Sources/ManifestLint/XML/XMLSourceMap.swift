@@ -24,19 +24,58 @@ struct XMLSourceMap {
         startTags = scanner.scanStartTags()
     }
 
-    private struct Scanner {
+    /// Turns byte offsets into line and column: line starts are found once, columns counted from the line start.
+    private struct LineTable {
         let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
-        var line = 1
-        var column = 1
+        /// Offset of the first byte of each line (LF, CR LF and a lone CR end a line, as XML normalises them).
+        var lineStarts: [Int] = [0]
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            // A UTF-8 byte order mark is not a column.
-            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                if byte == UInt8(ascii: "\n") {
+                    lineStarts.append(index)
+                } else if byte == UInt8(ascii: "\r") {
+                    if index < bytes.count && bytes[index] == UInt8(ascii: "\n") { index += 1 }
+                    lineStarts.append(index)
+                }
+            }
         }
 
-        var position: SourcePosition { SourcePosition(line: line, column: column) }
+        /// Columns count code points: UTF-8 continuation bytes do not start a column; a UTF-8 byte order mark at
+        /// the start of the file is not a column either.
+        func position(of offset: Int) -> SourcePosition {
+            var low = 0
+            var high = lineStarts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+            }
+            var cursor = lineStarts[low]
+            if low == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { cursor = min(3, offset) }
+            var column = 1
+            while cursor < offset {
+                if bytes[cursor] & 0xC0 != 0x80 { column += 1 }
+                cursor += 1
+            }
+            return SourcePosition(line: low + 1, column: column)
+        }
+    }
+
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let lines: LineTable
+        var index = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            lines = LineTable(bytes: bytes)
+        }
+
+        var position: SourcePosition { lines.position(of: index) }
         var atEnd: Bool { index >= bytes.count }
 
         func peek(_ offset: Int = 0) -> UInt8 {
@@ -51,31 +90,13 @@ struct XMLSourceMap {
             return true
         }
 
-        /// Moves one byte on, counting lines (LF, CR LF and a lone CR each end a line, as XML normalises them) and
-        /// columns in code points (UTF-8 continuation bytes do not start a column).
-        mutating func advance() {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\n"):
-                line += 1
-                column = 1
-            case UInt8(ascii: "\r"):
-                if peek() != UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                }
-            default:
-                if byte & 0xC0 != 0x80 { column += 1 }
-            }
-        }
+        mutating func advance() { index += 1 }
 
-        mutating func advance(by count: Int) {
-            for _ in 0..<count where !atEnd { advance() }
-        }
+        mutating func advance(by count: Int) { index = min(index + count, bytes.count) }
 
         mutating func skip(past terminator: StaticString) {
-            while !atEnd && !looking(at: terminator) { advance() }
+            let first = terminator.utf8Start[0]
+            while !atEnd && !(bytes[index] == first && looking(at: terminator)) { index += 1 }
             advance(by: terminator.utf8CodeUnitCount)
         }
 
@@ -84,19 +105,19 @@ struct XMLSourceMap {
         }
 
         mutating func skipSpaces() {
-            while !atEnd && Self.isSpace(peek()) { advance() }
+            while !atEnd && Self.isSpace(bytes[index]) { index += 1 }
         }
 
         mutating func readName() -> String {
             let start = index
             while !atEnd {
-                let byte = peek()
+                let byte = bytes[index]
                 if Self.isSpace(byte) || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ">")
                     || byte == UInt8(ascii: "/")
                 {
                     break
                 }
-                advance()
+                index += 1
             }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         }
@@ -130,8 +151,8 @@ struct XMLSourceMap {
         mutating func scanStartTags() -> [StartTag] {
             var tags = [StartTag]()
             while !atEnd {
-                guard peek() == UInt8(ascii: "<") else {
-                    advance()
+                guard bytes[index] == UInt8(ascii: "<") else {
+                    index += 1
                     continue
                 }
                 if looking(at: "<!--") {
@@ -174,7 +195,7 @@ struct XMLSourceMap {
                 let quote = peek()
                 advance()
                 let valuePosition = position
-                while !atEnd && peek() != quote { advance() }
+                while !atEnd && bytes[index] != quote { index += 1 }
                 if !atEnd { advance() }
                 if name.isEmpty { continue }
                 tag.attributes.append(Attribute(qualifiedName: name, position: namePosition, valuePosition: valuePosition))

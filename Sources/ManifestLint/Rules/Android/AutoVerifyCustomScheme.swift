@@ -12,7 +12,7 @@ public struct AutoVerifyCustomScheme: AndroidManifestRule {
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
         var diagnoses = [Diagnosis]()
-        for filter in manifest.components.flatMap(\.intentFilters) where filter.autoVerify?.value == "true" {
+        for filter in manifest.intentFilters where filter.autoVerify?.value == "true" {
             let schemes = filter.schemes.filter { !BuildTimeValue.isPlaceholder($0.value) }
             let web = schemes.filter { ["http", "https"].contains($0.value) }
             for scheme in schemes where !["http", "https"].contains(scheme.value) {

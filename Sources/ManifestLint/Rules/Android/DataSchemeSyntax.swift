@@ -11,15 +11,15 @@ public struct DataSchemeSyntax: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        manifest.components.flatMap(\.intentFilters).flatMap(\.schemes).compactMap { attribute in
+        manifest.intentFilters.flatMap(\.schemes).compactMap { attribute in
             let scheme = attribute.value
             if BuildTimeValue.isPlaceholder(scheme) { return nil }
             let problem: String
             if scheme.isEmpty {
                 problem = "android:scheme is empty"
-            } else if scheme.contains(":") {
+            } else if scheme.containsASCII(":") {
                 problem = "android:scheme \"\(scheme)\" contains ':'; write the scheme name alone"
-            } else if scheme != scheme.lowercased() {
+            } else if scheme.hasASCIIUppercase {
                 problem = "android:scheme \"\(scheme)\" has upper case letters; Android matches schemes in lower case"
             } else if !URISchemeSyntax.isValid(scheme) {
                 problem = "android:scheme \"\(scheme)\" is not a valid URI scheme (RFC 3986 §3.1)"

@@ -11,11 +11,11 @@ public struct HostWildcard: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        manifest.components.flatMap(\.intentFilters).flatMap { $0.dataAttributes("host") }.compactMap { host in
+        manifest.intentFilters.flatMap { $0.dataAttributes("host") }.compactMap { host in
             let value = host.value
-            guard value.contains("*"), !BuildTimeValue.isPlaceholder(value) else { return nil }
+            guard value.containsASCII("*"), !BuildTimeValue.isPlaceholder(value) else { return nil }
             let rest = value.dropFirst()
-            let leadingWildcardOnly = value.first == "*" && !rest.contains("*") && (rest.isEmpty || rest.first == ".")
+            let leadingWildcardOnly = value.first == "*" && !rest.containsASCII("*") && (rest.isEmpty || rest.first == ".")
             guard !leadingWildcardOnly else { return nil }
             return descriptor.finding(
                 "android:host \"\(value)\" has a '*' that is not a leading \"*.\" wildcard", at: host.valuePosition)

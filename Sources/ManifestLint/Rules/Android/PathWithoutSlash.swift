@@ -13,7 +13,7 @@ public struct PathWithoutSlash: AndroidManifestRule {
     static let attributes = ["path", "pathPrefix"]
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        manifest.components.flatMap(\.intentFilters).flatMap { filter in
+        manifest.intentFilters.flatMap { filter in
             Self.attributes.flatMap { filter.dataAttributes($0) }
         }.compactMap { attribute in
             guard !attribute.value.hasPrefix("/"), !BuildTimeValue.isPlaceholder(attribute.value) else { return nil }

@@ -17,7 +17,7 @@ public struct SchemeClaimedTwice: AndroidManifestRule {
             var seenHere = Set<String>()
             for filter in component.intentFilters where filter.isView {
                 for scheme in filter.schemes {
-                    let key = scheme.value.lowercased()
+                    let key = scheme.value.asciiLowercasedForMatching
                     guard !key.isEmpty, !URISchemeSyntax.publicSchemes.contains(key),
                         !BuildTimeValue.isPlaceholder(key), seenHere.insert(key).inserted
                     else { continue }

@@ -11,9 +11,9 @@ public struct SchemeNotReverseDomain: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        manifest.components.flatMap(\.intentFilters).filter(\.isView).flatMap(\.schemes).compactMap { scheme in
+        manifest.intentFilters.filter(\.isView).flatMap(\.schemes).compactMap { scheme in
             let value = scheme.value
-            guard URISchemeSyntax.isValid(value), !URISchemeSyntax.publicSchemes.contains(value.lowercased()),
+            guard URISchemeSyntax.isValid(value), !URISchemeSyntax.publicSchemes.contains(value.asciiLowercasedForMatching),
                 !URISchemeSyntax.isReverseDomain(value)
             else { return nil }
             return descriptor.finding(

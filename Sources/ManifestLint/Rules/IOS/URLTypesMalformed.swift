@@ -19,6 +19,9 @@ public struct URLTypesMalformed: InfoPlistRule {
                     at: entry.value?.position ?? entry.keyPosition)
             ]
         }
+        if types.isEmpty {
+            return [descriptor.finding("CFBundleURLTypes is an empty array: no URL scheme is registered", at: entry.keyPosition)]
+        }
         var diagnoses = [Diagnosis]()
         for (index, type) in types.enumerated() {
             guard type.dictionary != nil else {

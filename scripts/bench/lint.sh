@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): `signin-bridge lint` with every rule on a generated 5,000-line AndroidManifest.xml,
+# against libxml2's own `xmllint --noout --relaxng` validating the same file with the same schema, in the same run.
+# Goal (issue 3): our full lint within 1.2x of xmllint's validation alone. Both are timed as whole processes,
+# alternately, RUNS times each (default 40); medians are compared. Process start-up of each binary
+# (`--version`) is printed as well, since for files this small it is a large part of both figures.
+# Usage: scripts/bench/lint.sh [LINES]      (needs libxml2-utils: `make bench` installs it)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+lines=${1:-5000}
+runs=${RUNS:-40}
+command -v xmllint >/dev/null || { echo "xmllint missing: bash scripts/install-deps.sh bench" >&2; exit 2; }
+
+# Release build, Swift runtime linked statically (libxml2 stays dynamic), as a partner would install the tool.
+swift build -c release --product signin-bridge --static-swift-stdlib >/dev/null
+bin=.build/release/signin-bridge
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 scripts/bench/generate-manifest.py "$lines" >"$work/AndroidManifest.xml"
+echo "manifest: $(wc -l <"$work/AndroidManifest.xml") lines, $(wc -c <"$work/AndroidManifest.xml") bytes; $runs runs each"
+"$bin" lint "$work/AndroidManifest.xml" | tail -1
+xmllint --noout --nonet --relaxng schemas/android-manifest.rng "$work/AndroidManifest.xml"
+
+python3 - "$runs" "$bin" "$work/AndroidManifest.xml" <<'PY'
+import statistics, subprocess, sys, time
+runs, binary, manifest = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+commands = {
+    "xmllint --relaxng (validation only)": ["xmllint", "--noout", "--nonet", "--relaxng", "schemas/android-manifest.rng", manifest],
+    "signin-bridge lint (all rules)": [binary, "lint", manifest],
+    "xmllint --version (start-up)": ["xmllint", "--version"],
+    "signin-bridge --version (start-up)": [binary, "--version"],
+}
+times = {name: [] for name in commands}
+for _ in range(runs):
+    for name, argv in commands.items():
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times[name].append(time.perf_counter() - start)
+median = {name: statistics.median(values) * 1000 for name, values in times.items()}
+for name, value in median.items():
+    print(f"{name:38s} median {value:7.2f} ms   (min {min(times[name]) * 1000:6.2f} ms)")
+xml, lint = median["xmllint --relaxng (validation only)"], median["signin-bridge lint (all rules)"]
+xml_work = xml - median["xmllint --version (start-up)"]
+lint_work = lint - median["signin-bridge --version (start-up)"]
+print(f"ratio lint / xmllint, whole processes:        {lint / xml:5.2f}x  (goal <= 1.2x)")
+print(f"ratio lint / xmllint, start-up subtracted:    {lint_work / xml_work:5.2f}x")
+PY
+
+# Instruction counts do not depend on what else the machine is doing (valgrind needs the debug info stripped).
+if command -v valgrind >/dev/null; then
+  cp "$bin" "$work/signin-bridge" && strip --strip-debug "$work/signin-bridge"
+  instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*refs: *//p' | tr -d ,; }
+  xml_ir=$(instructions xmllint --noout --nonet --relaxng schemas/android-manifest.rng "$work/AndroidManifest.xml")
+  lint_ir=$(instructions "$work/signin-bridge" lint "$work/AndroidManifest.xml")
+  start_ir=$(instructions "$work/signin-bridge" --version)
+  python3 -c "
+x, l, s = $xml_ir, $lint_ir, $start_ir
+print(f'instructions: xmllint {x/1e6:.1f} M, signin-bridge lint {l/1e6:.1f} M (start-up alone {s/1e6:.1f} M)')
+print(f'ratio by instructions, whole processes:        {l/x:5.2f}x;  lint work without start-up: {(l-s)/x:5.2f}x')"
+fi
