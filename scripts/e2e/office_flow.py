@@ -29,6 +29,7 @@ from pathlib import Path
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = (390, 844)
@@ -40,6 +41,21 @@ OFFICE_SECRET = "office-demo-secret"
 
 class CheckFailed(Exception):
     pass
+
+
+def wait_until(driver, condition, timeout=30):
+    """True once condition(driver) holds. A form post answers only after bcrypt, which takes long on a loaded
+    machine: reading the page right after click() can still see the old page."""
+    def probe(d):
+        try:
+            return condition(d)
+        except Exception:  # the old page went away mid-read (stale element): try again
+            return False
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.1).until(probe)
+        return True
+    except Exception:
+        return False
 
 
 def check(condition, message):
@@ -182,14 +198,16 @@ def run(binary, artifacts: Path):
         driver.find_element(By.ID, "username").send_keys(DEMO_USER)
         driver.find_element(By.ID, "password").send_keys("not the password")
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        check(driver.find_element(By.CSS_SELECTOR, ".error").is_displayed(), "a wrong password is reported on the page")
+        check(wait_until(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".error").is_displayed()),
+              "a wrong password is reported on the page")
         check(driver.find_element(By.ID, "username").get_attribute("value") == DEMO_USER, "the user name is kept")
         screenshots(driver, artifacts, "signin-error", sizes=(("phone", PHONE),))
         driver.find_element(By.ID, "username").clear()
         driver.find_element(By.ID, "username").send_keys(DEMO_USER)
         driver.find_element(By.ID, "password").send_keys(DEMO_PASSWORD)
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        check(driver.find_element(By.TAG_NAME, "h1").text == "Allow access?", "the consent page follows the sign-in")
+        check(wait_until(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Allow access?"),
+              "the consent page follows the sign-in")
         check(driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0],
               "the consent page fits a 390 px phone")
         screenshots(driver, artifacts, "consent")

@@ -31,12 +31,7 @@ struct IntrospectionEndpoint: Sendable {
     func respond(to request: OAuthFormRequest) async throws(OAuthError) -> IntrospectionResponse {
         let form = try OAuthForm.decode(request.body)
         let client = try authenticator.authenticate(form: form, authorization: request.authorization)
-        if form.values(for: "token").count > 1 {
-            throw OAuthError(.invalidRequest, description: "parameter 'token' appears more than once")
-        }
-        guard let token = form["token"], !token.isEmpty else {
-            throw OAuthError(.invalidRequest, description: "required parameter 'token' is missing")
-        }
+        let token = try OAuthForm.singleToken(in: form)
         let time = now()
         switch PresentedToken(token) {
         case .accessToken(let jwt):

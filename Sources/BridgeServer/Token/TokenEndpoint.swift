@@ -68,4 +68,15 @@ enum OAuthForm {
             throw OAuthError(.invalidRequest, description: "\(error)")
         }
     }
+
+    /// The one non-empty `token` parameter that revocation (RFC 7009 §2.1) and introspection (RFC 7662 §2.1) take.
+    static func singleToken(in form: FormParameters) throws(OAuthError) -> String {
+        if form.values(for: "token").count > 1 {
+            throw OAuthError(.invalidRequest, description: "parameter 'token' appears more than once")
+        }
+        guard let token = form["token"], !token.isEmpty else {
+            throw OAuthError(.invalidRequest, description: "required parameter 'token' is missing")
+        }
+        return token
+    }
 }
