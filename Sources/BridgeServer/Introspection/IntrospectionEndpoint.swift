@@ -35,15 +35,7 @@ struct IntrospectionEndpoint: Sendable {
         let time = now()
         switch PresentedToken(token) {
         case .accessToken(let jwt):
-            let verified: VerifiedAccessToken
-            do {
-                verified = try await verifier.verifiedToken(jwt, at: time)
-            } catch .storeUnavailable {
-                throw OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again")
-            } catch {
-                return .inactive
-            }
-            guard verified.grant.clientID == client.id else { return .inactive }
+            guard let verified = try await verifier.activeToken(jwt, of: client.id, at: time) else { return .inactive }
             return IntrospectionResponse(
                 active: true, scope: verified.claims.scope, client_id: verified.grant.clientID, token_type: "Bearer",
                 exp: Int(verified.record.expiresAt.timeIntervalSince1970), iat: Int(verified.record.issuedAt.timeIntervalSince1970),

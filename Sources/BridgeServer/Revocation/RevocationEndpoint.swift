@@ -20,15 +20,7 @@ struct RevocationEndpoint: Sendable {
         switch PresentedToken(token) {
         case .accessToken(let jwt):
             // Expired, revoked or foreign tokens need nothing; only an active token of this client is revoked.
-            let verified: VerifiedAccessToken
-            do {
-                verified = try await verifier.verifiedToken(jwt, at: time)
-            } catch .storeUnavailable {
-                throw OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again")
-            } catch {
-                return
-            }
-            guard verified.grant.clientID == client.id else { return }
+            guard let verified = try await verifier.activeToken(jwt, of: client.id, at: time) else { return }
             _ = try await storeCall { try await store.revokeAccessToken(tokenID: verified.record.tokenID, at: time) }
         case .refreshToken(let value):
             let status = try await storeCall { try await store.refreshTokenStatus(TokenDigest(of: value), at: time) }
