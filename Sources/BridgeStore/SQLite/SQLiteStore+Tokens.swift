@@ -9,6 +9,11 @@ extension SQLiteStore {
     }
 
     public func recordTokenResponse(access: AccessTokenRecord, refresh: RefreshTokenRecord?) async throws {
+        try await tokenResponses.submit(TokenResponseRecords(access: access, refresh: refresh), run: recordTokenResponses)
+    }
+
+    /// `recordTokenResponse` for one response in its own transaction (the batch's fallback).
+    func recordOneTokenResponse(access: AccessTokenRecord, refresh: RefreshTokenRecord?) async throws {
         try await transaction("access token \(access.tokenID)") { tx in
             try await Self.insertAccessToken(access, in: tx)
             guard let refresh else { return }
@@ -68,16 +73,14 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     public func issueWopiAccessToken(_ token: WopiAccessTokenRecord) async throws {
-        try await write(
-            "WOPI access token",
-            """
-            INSERT INTO wopi_access_tokens (digest, grant_id, user_id, wopi_source, issued_at, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .text(token.digest.hex), .text(token.grantID.rawValue), .text(token.userID),
-                .optionalText(token.wopiSource), .millis(token.issuedAt), .millis(token.expiresAt),
-            ])
+        try await wopiAccessTokens.submit(token, run: insertWopiAccessTokens)
+    }
+
+    static func binds(_ token: WopiAccessTokenRecord) -> [SQLiteData] {
+        [
+            .text(token.digest.hex), .text(token.grantID.rawValue), .text(token.userID), .optionalText(token.wopiSource),
+            .millis(token.issuedAt), .millis(token.expiresAt),
+        ]
     }
 
     public func activeWopiAccessToken(_ digest: TokenDigest, at now: Date) async throws -> WopiAccessTokenRecord? {
@@ -116,18 +119,11 @@ extension SQLiteStore {
     }
 
     public func redeemAuthorizationCode(_ digest: TokenDigest, at now: Date) async throws -> CodeRedemption {
-        // The usual case in one statement (one thread-pool round trip): an unused, unexpired code of a live grant is
-        // consumed atomically. Anything else falls through to the transaction below, which tells the cases apart.
-        let consumed = try await writeReturning(
-            "authorization code redemption",
-            """
-            UPDATE authorization_codes SET redeemed_at = ?1
-            WHERE digest = ?2 AND redeemed_at IS NULL AND expires_at > ?1
-                AND (SELECT revoked_at FROM grants WHERE id = authorization_codes.grant_id) IS NULL
-            RETURNING *
-            """,
-            [.millis(now), .text(digest.hex)])
-        if let row = consumed.first { return .redeemed(try Self.authorizationCode(row, digest: digest)) }
+        // The usual case, grouped with concurrent redemptions into one statement (`consumeCodes`); anything else
+        // falls through to the transaction below, which tells the cases apart.
+        if let consumed = try await codeConsumptions.submit(CodeConsumption(digest: digest, now: now), run: consumeCodes) {
+            return .redeemed(consumed)
+        }
         return try await transaction("authorization code redemption") { tx in
             guard
                 let row = try await tx.query(
@@ -209,9 +205,13 @@ extension SQLiteStore {
             INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
             VALUES (?, ?, ?, ?, ?, ?)
             """,
-            [
-                .text(token.digest.hex), .text(token.grantID.rawValue), .text(token.clientID), .text(token.scope),
-                .millis(token.issuedAt), .millis(token.expiresAt),
-            ])
+            binds(token))
+    }
+
+    static func binds(_ token: RefreshTokenRecord) -> [SQLiteData] {
+        [
+            .text(token.digest.hex), .text(token.grantID.rawValue), .text(token.clientID), .text(token.scope),
+            .millis(token.issuedAt), .millis(token.expiresAt),
+        ]
     }
 }

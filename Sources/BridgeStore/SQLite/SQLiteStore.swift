@@ -21,6 +21,9 @@ public final class SQLiteStore: Store {
     let writer: SQLiteConnection
     let reader: SQLiteConnection
     let writeLock = AsyncSerialLock()
+    let codeConsumptions = WriteBatcher<CodeConsumption, AuthorizationCodeRecord?>(maxBatch: maxBatch)
+    let tokenResponses = WriteBatcher<TokenResponseRecords, Void>(maxBatch: maxBatch)
+    let wopiAccessTokens = WriteBatcher<WopiAccessTokenRecord, Void>(maxBatch: maxBatch)
     private let isClosed = NIOLockedValueBox(false)
 
     private init(writer: SQLiteConnection, reader: SQLiteConnection) {

@@ -1,0 +1,117 @@
+import Foundation
+import SQLiteNIO
+
+/// The hot writes of the token endpoint and the bootstrapper, grouped by `WriteBatcher`: concurrent callers share one
+/// multi-row statement (and one commit). A batch that fails is run again one item at a time, so each caller gets
+/// exactly the answer (and the error naming) it would have had alone and no item is lost to a neighbour's fault.
+extension SQLiteStore {
+    /// One caller's attempt to consume a code at its own `now`.
+    struct CodeConsumption: Sendable {
+        var digest: TokenDigest
+        var now: Date
+    }
+
+    /// The tokens of one token response (`recordTokenResponse`).
+    struct TokenResponseRecords: Sendable {
+        var access: AccessTokenRecord
+        var refresh: RefreshTokenRecord?
+    }
+
+    static let maxBatch = 128
+
+    // MARK: Authorization codes
+
+    /// The usual case of a redemption: an unused, unexpired code of a live grant, consumed by one `UPDATE … FROM
+    /// (VALUES …) RETURNING` for the whole batch. `nil` for an item means "not consumed here": the caller's
+    /// transaction then tells replay, expiry, revocation and unknown apart. When a batch holds the same code twice,
+    /// only its first occurrence takes part, so the second sees it consumed, exactly as if it had come later.
+    func consumeCodes(_ attempts: [CodeConsumption]) async throws -> [Result<AuthorizationCodeRecord?, any Error>] {
+        var firstOccurrence: [String: Int] = [:]
+        var binds: [SQLiteData] = []
+        for (index, attempt) in attempts.enumerated() where firstOccurrence[attempt.digest.hex] == nil {
+            firstOccurrence[attempt.digest.hex] = index
+            binds += [.text(attempt.digest.hex), .millis(attempt.now)]
+        }
+        let rows = try await writeReturning(
+            "authorization code redemption",
+            """
+            UPDATE authorization_codes SET redeemed_at = v.column2
+            FROM (VALUES \(Self.placeholders(rows: firstOccurrence.count, columns: 2))) AS v
+            WHERE authorization_codes.digest = v.column1 AND authorization_codes.redeemed_at IS NULL
+                AND authorization_codes.expires_at > v.column2
+                AND (SELECT revoked_at FROM grants WHERE id = authorization_codes.grant_id) IS NULL
+            RETURNING *
+            """,
+            binds)
+        var consumed: [String: SQLiteRow] = [:]
+        for row in rows { consumed[try row.text("digest")] = row }
+        return attempts.enumerated().map { index, attempt in
+            guard firstOccurrence[attempt.digest.hex] == index, let row = consumed[attempt.digest.hex] else {
+                return .success(nil)
+            }
+            return Result { try Self.authorizationCode(row, digest: attempt.digest) }
+        }
+    }
+
+    // MARK: Token responses
+
+    func recordTokenResponses(_ items: [TokenResponseRecords]) async throws -> [Result<Void, any Error>] {
+        do {
+            try await transaction("access token") { tx in
+                try await tx.query(
+                    "INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at) VALUES "
+                        + Self.placeholders(rows: items.count, columns: 4),
+                    items.flatMap { Self.binds($0.access) })
+                let refreshTokens = items.compactMap(\.refresh)
+                guard !refreshTokens.isEmpty else { return }
+                try await tx.query(
+                    "INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at) VALUES "
+                        + Self.placeholders(rows: refreshTokens.count, columns: 6),
+                    refreshTokens.flatMap(Self.binds))
+            }
+            return items.map { _ in .success(()) }
+        } catch {
+            var results: [Result<Void, any Error>] = []
+            for item in items {
+                do {
+                    try await recordOneTokenResponse(access: item.access, refresh: item.refresh)
+                    results.append(.success(()))
+                } catch {
+                    results.append(.failure(error))
+                }
+            }
+            return results
+        }
+    }
+
+    // MARK: WOPI access tokens
+
+    func insertWopiAccessTokens(_ tokens: [WopiAccessTokenRecord]) async throws -> [Result<Void, any Error>] {
+        let sql = """
+            INSERT INTO wopi_access_tokens (digest, grant_id, user_id, wopi_source, issued_at, expires_at) VALUES
+            """
+        do {
+            try await write("WOPI access token", sql + Self.placeholders(rows: tokens.count, columns: 6), tokens.flatMap(Self.binds))
+            return tokens.map { _ in .success(()) }
+        } catch {
+            var results: [Result<Void, any Error>] = []
+            for token in tokens {
+                do {
+                    try await write("WOPI access token", sql + Self.placeholders(rows: 1, columns: 6), Self.binds(token))
+                    results.append(.success(()))
+                } catch {
+                    results.append(.failure(error))
+                }
+            }
+            return results
+        }
+    }
+
+    // MARK: Statement text
+
+    /// `(?, ?), (?, ?)` for `rows` rows of `columns` parameters.
+    static func placeholders(rows: Int, columns: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        return Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+}
