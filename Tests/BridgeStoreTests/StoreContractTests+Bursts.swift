@@ -9,18 +9,21 @@ struct StoreBurstContractTests {
     @Test(arguments: StoreUnderTest.all)
     func aBurstOfRedemptionsAnswersEachCodeOnItsOwn(kind: StoreUnderTest) async throws {
         try await withStore(kind) { store in
-            let grant = try await makeGrant(in: store)
-            let revokedGrant = try await makeGrant(in: store, user: "bob")
+            // A grant per code: a replay revokes its grant, which must not change how other codes are answered.
+            var grants: [GrantRecord] = []
+            for index in 0..<44 { grants.append(try await makeGrant(in: store, user: "user-\(index)")) }
             let fresh = (0..<40).map { _ in SecretToken() }
             let used = SecretToken()
             let expired = SecretToken()
             let ofRevokedGrant = SecretToken()
-            for secret in fresh + [used] {
-                try await store.issueAuthorizationCode(StoreSingleUseContractTests.code(in: grant, secret))
+            for (index, secret) in fresh.enumerated() {
+                try await store.issueAuthorizationCode(StoreSingleUseContractTests.code(in: grants[index], secret))
             }
-            try await store.issueAuthorizationCode(StoreSingleUseContractTests.code(in: grant, expired, expiresAt: seconds(5)))
-            try await store.issueAuthorizationCode(StoreSingleUseContractTests.code(in: revokedGrant, ofRevokedGrant))
-            try await store.revokeGrant(revokedGrant.id, at: seconds(1))
+            try await store.issueAuthorizationCode(StoreSingleUseContractTests.code(in: grants[40], used))
+            try await store.issueAuthorizationCode(
+                StoreSingleUseContractTests.code(in: grants[41], expired, expiresAt: seconds(5)))
+            try await store.issueAuthorizationCode(StoreSingleUseContractTests.code(in: grants[42], ofRevokedGrant))
+            try await store.revokeGrant(grants[42].id, at: seconds(1))
             #expect(try await store.redeemAuthorizationCode(used.digest, at: seconds(2)) != .unknown)
 
             // Each fresh code twice, plus one of every other case, all at once.
@@ -40,10 +43,10 @@ struct StoreBurstContractTests {
             for (index, secret) in fresh.enumerated() {
                 let pair = outcomes["fresh-\(index)"] ?? []
                 // One of the two got the code, the other is a replay (which revokes the grant, as it must).
-                #expect(pair.contains(.redeemed(StoreSingleUseContractTests.code(in: grant, secret))))
-                #expect(pair.contains(.replayed(grant.id)))
+                #expect(pair.contains(.redeemed(StoreSingleUseContractTests.code(in: grants[index], secret))))
+                #expect(pair.contains(.replayed(grants[index].id)))
             }
-            #expect(outcomes["used"] == [.replayed(grant.id)])
+            #expect(outcomes["used"] == [.replayed(grants[40].id)])
             #expect(outcomes["expired"] == [.expired])
             #expect(outcomes["revoked"] == [.revoked])
             #expect(outcomes["unknown"] == [.unknown])
