@@ -1,4 +1,5 @@
 import Crypto
+import SignInProtocol
 import Foundation
 
 /// The SHA-256 of a secret token, the only form in which a store sees bearer secrets (codes, refresh tokens,
@@ -10,11 +11,16 @@ public struct TokenDigest: Sendable, Hashable, CustomStringConvertible {
 
     public init(of secret: some StringProtocol) {
         let digest = SHA256.hash(data: Array(secret.utf8))
-        self.hex = digest.map { byte in
-            let h = String(byte, radix: 16)
-            return byte < 16 ? "0" + h : h
-        }.joined()
+        self.hex = String(unsafeUninitializedCapacity: 64) { output in
+            for (index, byte) in digest.enumerated() {
+                output[2 * index] = Self.hexDigits[Int(byte >> 4)]
+                output[2 * index + 1] = Self.hexDigits[Int(byte & 0x0F)]
+            }
+            return 64
+        }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Rebuilds a digest read back from a database; nil unless 64 lower-case hex characters.
     public init?(hex: String) {
@@ -33,12 +39,9 @@ public struct SecretToken: Sendable, Hashable {
     public let value: String
 
     public init() {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        self.value = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // BoringSSL's CSPRNG (seeded by the kernel, fork-safe): one call, where 32 `UInt8.random` were 32 syscalls.
+        let key = SymmetricKey(size: .bits256)
+        self.value = key.withUnsafeBytes { Base64URL.encode($0) }
     }
 
     public var digest: TokenDigest { TokenDigest(of: value) }

@@ -77,7 +77,8 @@ public struct BridgeServerApp: Sendable {
                 maxHeaderValueBytes: configuration.limits.maxHeaderValueBytes,
                 maxBodyBytes: configuration.limits.maxBodyBytes))
         routes.register(on: router)
-        OAuthRoutes(configuration: configuration, store: store, keys: keys, now: now).register(on: router, logger: logger)
+        OAuthRoutes(configuration: configuration, store: store, keys: keys, verifier: verifier, now: now)
+            .register(on: router, logger: logger)
 
         let responder = BootstrapFastPath(
             inner: router.buildResponder(), challenge: challenge.response, metrics: metrics,

@@ -68,7 +68,10 @@ struct BootstrapService: Sendable {
                 guard sessionContext.utf8.count <= Self.maxSessionContextBytes else {
                     return .badRequest("X-WOPI-SessionContext is over \(Self.maxSessionContextBytes) bytes")
                 }
-                try await store.recordSessionContext(sessionContext, grant: grant.id)
+                // Office sends it on every call; only a change is worth a write.
+                if sessionContext != grant.sessionContext {
+                    try await store.recordSessionContext(sessionContext, grant: grant.id)
+                }
             }
             let operation = request.isPost ? request.operation : nil
             if operation == .getNewAccessToken {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SignInProtocol
 import JWTKit
 
 /// The ES256 keys this server signs access tokens with. The first key signs; every key is published in the JWKS so
@@ -50,14 +51,5 @@ extension SigningKeySet.Key {
         // RFC 7638 §3.2: the required members in lexicographic order, no whitespace.
         let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(parameters.x)","y":"\#(parameters.y)"}"#
         self.kid = Base64URL.encode(Data(SHA256.hash(data: Data(canonical.utf8))))
-    }
-}
-
-enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

@@ -18,11 +18,13 @@ struct OAuthRoutes: Sendable {
     let maxBodyBytes: Int
     let realm: String
 
-    init(configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, now: @escaping @Sendable () -> Date) {
+    init(
+        configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, verifier: AccessTokenVerifier,
+        now: @escaping @Sendable () -> Date
+    ) {
         let issuer = AccessTokenIssuer(
             keys: keys, store: store, issuer: configuration.issuer,
             lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
-        let verifier = AccessTokenVerifier(keys: keys, store: store, issuer: configuration.issuer)
         let authenticator = ClientAuthenticator(clients: configuration.clients)
         token = TokenEndpoint(authenticator: authenticator, store: store, accessTokens: issuer, now: now)
         revocation = RevocationEndpoint(authenticator: authenticator, verifier: verifier, store: store, now: now)

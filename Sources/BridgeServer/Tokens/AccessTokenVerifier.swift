@@ -19,11 +19,13 @@ public struct AccessTokenVerifier: Sendable {
     let keys: SigningKeySet
     let store: any Store
     let issuer: String
+    let verifiedClaims: VerifiedClaimsCache
 
     public init(keys: SigningKeySet, store: any Store, issuer: String) {
         self.keys = keys
         self.store = store
         self.issuer = issuer
+        verifiedClaims = VerifiedClaimsCache()
     }
 
     /// The token's record and grant when it is usable at `now`.
@@ -35,10 +37,15 @@ public struct AccessTokenVerifier: Sendable {
     /// Like `verify`, with the claims introspection reports (the scope may be narrower than the grant's).
     func verifiedToken(_ token: String, at now: Date) async throws(Rejection) -> VerifiedAccessToken {
         let claims: AccessTokenClaims
-        do {
-            claims = try await keys.collection.verify(token, as: AccessTokenClaims.self)
-        } catch {
-            throw .malformedOrBadSignature
+        if let remembered = verifiedClaims.claims(for: token) {
+            claims = remembered
+        } else {
+            do {
+                claims = try await keys.collection.verify(token, as: AccessTokenClaims.self)
+            } catch {
+                throw .malformedOrBadSignature
+            }
+            verifiedClaims.remember(claims, for: token, at: now)
         }
         guard claims.iss.value == issuer, claims.aud.value.contains(issuer) else { throw .wrongIssuerOrAudience }
         guard claims.exp.value > now else { throw .expired }

@@ -204,10 +204,7 @@ public enum PKCE {
 
     /// Base64url without padding (RFC 7636 Appendix A).
     static func base64URL(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        Base64URL.encode(bytes)
     }
 
     static func isBase64URLByte(_ byte: UInt8) -> Bool {

@@ -1,6 +1,7 @@
 import BridgeStore
 import Crypto
 import Foundation
+import SignInProtocol
 
 /// The anti-CSRF token of the sign-in and consent forms, derived from the browser-binding cookie and the pending
 /// request id (OWASP "synchronizer token" bound to the session): a page of another site can read neither, so it
@@ -8,9 +9,7 @@ import Foundation
 enum CSRFToken {
     static func derive(browserSecret: String, interactionID: String) -> String {
         let digest = SHA256.hash(data: Array("signin-bridge csrf\u{0}\(browserSecret)\u{0}\(interactionID)".utf8))
-        return Data(digest).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(Array(digest))
     }
 
     /// Compares in constant time (the length is public).

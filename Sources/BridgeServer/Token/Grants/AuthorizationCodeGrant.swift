@@ -29,7 +29,7 @@ struct AuthorizationCodeGrant: Sendable {
         guard let grant = try await storeCall({ try await store.grant(id: record.grantID) }), grant.revokedAt == nil else {
             throw OAuthError(.invalidGrant, description: "the code's grant was revoked")
         }
-        if let sessionContext {
+        if let sessionContext, sessionContext != grant.sessionContext {
             _ = try await storeCall { try await store.recordSessionContext(sessionContext, grant: grant.id) }
         }
         let (access, accessRecord) = try await storeCall {

@@ -44,7 +44,7 @@ struct RefreshTokenGrant: Sendable {
             }
             grant = found
         }
-        if let sessionContext {
+        if let sessionContext, sessionContext != grant.sessionContext {
             _ = try await storeCall { try await store.recordSessionContext(sessionContext, grant: grant.id) }
         }
         let access = try await storeCall { try await minter.accessToken(in: grant, scope: scope, at: now) }

@@ -1,0 +1,33 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The signature check is the costliest step of accepting an access token (an ES256 verification per request).
+/// A token's signature and claims can never change, so the verdict is kept per exact token string; expiry and
+/// revocation are still checked on every use, by `AccessTokenVerifier`. Only tokens that passed are remembered, so
+/// a flood of forged tokens costs their own verification and never evicts a good one early.
+final class VerifiedClaimsCache: Sendable {
+    private let entries = NIOLockedValueBox<[String: AccessTokenClaims]>([:])
+    let capacity: Int
+
+    init(capacity: Int = 10_000) {
+        self.capacity = capacity
+    }
+
+    func claims(for token: String) -> AccessTokenClaims? {
+        entries.withLockedValue { $0[token] }
+    }
+
+    /// When full, expired entries go first; if none has expired, everything goes (the next uses verify again).
+    func remember(_ claims: AccessTokenClaims, for token: String, at now: Date) {
+        guard capacity > 0 else { return }
+        entries.withLockedValue { entries in
+            if entries.count >= capacity {
+                entries = entries.filter { $0.value.exp.value > now }
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            }
+            entries[token] = claims
+        }
+    }
+
+    var count: Int { entries.withLockedValue(\.count) }
+}

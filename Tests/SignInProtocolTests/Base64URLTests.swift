@@ -1,0 +1,30 @@
+import Foundation
+import PropertyBased
+import SignInProtocol
+import Testing
+
+@Suite("Base64URL")
+struct Base64URLTests {
+    /// RFC 4648 §10's vectors, padding removed (base64url and base64 agree on these).
+    @Test(arguments: [
+        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
+        ("foobar", "Zm9vYmFy"),
+    ])
+    func rfc4648Vectors(input: String, expected: String) {
+        #expect(Base64URL.encode(Array(input.utf8)) == expected)
+    }
+
+    /// RFC 7515 Appendix C: the bytes 3, 236, 255, 224, 193 use both URL-safe characters.
+    @Test func rfc7515AppendixC() {
+        #expect(Base64URL.encode([3, 236, 255, 224, 193]) == "A-z_4ME")
+    }
+
+    @Test func agreesWithFoundationForAnyBytes() async {
+        await propertyCheck(input: Gen<UInt8>.uint8().array(of: 0...80)) { bytes in
+            let foundation = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == foundation)
+        }
+    }
+}
