@@ -8,20 +8,23 @@ struct BearerCredential: Sendable, Hashable {
 
     init?(authorization value: String?, maxBytes: Int) {
         guard let value, value.utf8.count <= maxBytes else { return nil }
-        let isSpace = { (c: Character) in c == " " || c == "\t" }
-        var rest = Substring(value).drop(while: isSpace)
-        guard rest.prefix(6).lowercased() == "bearer" else { return nil }
-        rest = rest.dropFirst(6)
+        // Bytes, not Characters: this runs on every bootstrap request, and a JWT is several hundred bytes long.
+        let bytes = value.utf8
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = bytes.firstIndex { !isSpace($0) } ?? bytes.endIndex
+        let scheme = Array(bytes[start...].prefix(6)).map { $0 | 0x20 }  // ASCII lower case; non-letters fail below
+        guard scheme == Array("bearer".utf8) else { return nil }
+        start = bytes.index(start, offsetBy: 6)
         // "Bearer" must be followed by a colon or whitespace ("Bearerabc" is some other scheme).
         var separated = false
-        if rest.first == ":" {
-            rest = rest.dropFirst()
+        if start < bytes.endIndex, bytes[start] == UInt8(ascii: ":") {
+            start = bytes.index(after: start)
             separated = true
         }
-        let afterScheme = rest.drop(while: isSpace)
-        guard separated || afterScheme.startIndex != rest.startIndex else { return nil }
-        let token = afterScheme.reversed().drop(while: isSpace).reversed()
-        let candidate = String(token)
+        let tokenStart = bytes[start...].firstIndex { !isSpace($0) } ?? bytes.endIndex
+        guard separated || tokenStart != start else { return nil }
+        let tokenEnd = bytes[tokenStart...].lastIndex { !isSpace($0) }.map(bytes.index(after:)) ?? tokenStart
+        let candidate = String(Substring(bytes[tokenStart..<tokenEnd]))
         guard !candidate.isEmpty, Self.isB64Token(candidate) else { return nil }
         self.token = candidate
     }

@@ -1,0 +1,34 @@
+@testable import BridgeServer
+import Testing
+
+/// The `Authorization` header forms the bootstrapper takes (RFC 6750 §2.1, and Office's documented `Bearer:`).
+@Suite("BearerCredential")
+struct BearerCredentialTests {
+    @Test(arguments: [
+        ("Bearer abc.def-_~+/==", "abc.def-_~+/=="),
+        ("bearer abc", "abc"),
+        ("BEARER abc", "abc"),
+        ("  Bearer \t abc \t ", "abc"),
+        // PROTOCOL.md §1: the Office docs write a colon after the scheme.
+        ("Bearer: abc", "abc"),
+        ("Bearer:abc", "abc"),
+    ])
+    func acceptsTheToken(header: String, token: String) {
+        #expect(BearerCredential(authorization: header, maxBytes: 100)?.token == token)
+    }
+
+    @Test(arguments: [
+        "", "Bearer", "Bearer ", "Bearer:", "Bearerabc", "Basic abc", "Bearer a b", "Bearer =abc", "Bearer ab=c",
+        "Bearer abç", "Bearer a,b", "Bear abc", "Bearer\u{0}abc",
+    ])
+    func refusesAnythingElse(header: String) {
+        #expect(BearerCredential(authorization: header, maxBytes: 100) == nil)
+    }
+
+    @Test func refusesAHeaderOverTheLimit() {
+        let token = String(repeating: "a", count: 93)
+        #expect(BearerCredential(authorization: "Bearer " + token, maxBytes: 100)?.token == token)
+        #expect(BearerCredential(authorization: "Bearer " + token + "a", maxBytes: 100) == nil)
+        #expect(BearerCredential(authorization: nil, maxBytes: 100) == nil)
+    }
+}
