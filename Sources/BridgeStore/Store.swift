@@ -16,6 +16,12 @@ public protocol Store: SignInStore, Sendable {
     /// Finishes pending writes and releases the database. No other call may follow.
     func close() async throws
 
+    /// Grows whenever this store object commits a change that can make an earlier answer about a token, grant or
+    /// user wrong: a revocation, a replay (which revokes), a user saved or deleted, a session context recorded.
+    /// Callers that keep answers for a while (`RecentAnswers`) drop them when it moves. Changes made by another
+    /// process sharing the database do not move it; those callers also bound how long they keep an answer.
+    var changeCounter: UInt64 { get }
+
     // MARK: Users (the embedded default's local accounts)
 
     /// Creates the user or replaces every field of the user with the same id.

@@ -62,7 +62,9 @@ public struct BridgeServerApp: Sendable {
         let https = configuration.issuer.lowercased().hasPrefix("https:")
         let securityFields = SecurityHeaders.fields(https: https)
         let challenge = ChallengeResponse(configuration: configuration, securityFields: securityFields)
-        let verifier = AccessTokenVerifier(keys: keys, store: store, issuer: configuration.issuer)
+        let verifier = AccessTokenVerifier(
+            keys: keys, store: store, issuer: configuration.issuer,
+            statusMaxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
         let routes = BridgeRoutes(
             configuration: configuration, store: store, keys: keys, metrics: metrics,
             bootstrap: BootstrapService(configuration: configuration, store: store, verifier: verifier, now: now),

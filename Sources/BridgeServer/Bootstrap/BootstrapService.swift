@@ -31,6 +31,7 @@ struct BootstrapService: Sendable {
     let store: any Store
     let verifier: AccessTokenVerifier
     let wopiSources: WopiSourcePrefixes
+    let users: RecentAnswers<String, UserRecord?>
     let now: @Sendable () -> Date
 
     /// `X-WOPI-SessionContext` is Office's echo of our own `sc` value; anything longer is not ours.
@@ -41,6 +42,7 @@ struct BootstrapService: Sendable {
         self.store = store
         self.verifier = verifier
         self.wopiSources = WopiSourcePrefixes(configuration.wopi.wopiSrcPrefixes)
+        self.users = RecentAnswers(maxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
         self.now = now
     }
 
@@ -60,7 +62,9 @@ struct BootstrapService: Sendable {
             return .challenge
         }
         do {
-            guard let user = try await store.user(id: grant.userID) else {
+            guard let user = try await users.value(for: grant.userID, store: store, at: time, fetch: {
+                try await store.user(id: grant.userID)
+            }) else {
                 logger.debug("bootstrap token of a removed user refused")
                 return .challenge
             }

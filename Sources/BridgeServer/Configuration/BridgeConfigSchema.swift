@@ -59,7 +59,11 @@ enum BridgeConfigSchema {
     "tokens": {
       "type": "object", "additionalProperties": false,
       "properties": {
-        "accessTokenLifetimeSeconds": { "type": "integer", "minimum": 60, "maximum": 86400, "default": 3600 }
+        "accessTokenLifetimeSeconds": { "type": "integer", "minimum": 60, "maximum": 86400, "default": 3600 },
+        "statusCacheMilliseconds": {
+          "type": "integer", "minimum": 0, "maximum": 60000, "default": 1000,
+          "description": "How long a token's and user's status read from the store may be reused. Changes made through this server take effect at once; changes by another process on the same database within this time. 0 reads the store on every request."
+        }
       }
     },
     "authorize": {

@@ -60,6 +60,10 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public struct Tokens: Sendable, Codable, Hashable {
         /// Lifetime of the signed access tokens this server issues.
         public var accessTokenLifetimeSeconds: Int
+        /// How long an access token's and its user's status, once read from the store, may be reused
+        /// (`RecentAnswers`). Changes made through this server take effect at once; changes made by another process
+        /// on the same database take effect within this time. 0 reads the store on every request.
+        public var statusCacheMilliseconds: Int
     }
 
     /// The authorization endpoint (RFC 6749 §3.1).

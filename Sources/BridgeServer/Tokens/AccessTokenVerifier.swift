@@ -20,12 +20,15 @@ public struct AccessTokenVerifier: Sendable {
     let store: any Store
     let issuer: String
     let verifiedClaims: VerifiedClaimsCache
+    let statuses: RecentAnswers<String, AccessTokenStatus>
 
-    public init(keys: SigningKeySet, store: any Store, issuer: String) {
+    /// `statusMaxAge`: how long a token's status read from the store may be reused (`RecentAnswers`).
+    public init(keys: SigningKeySet, store: any Store, issuer: String, statusMaxAge: TimeInterval = 0) {
         self.keys = keys
         self.store = store
         self.issuer = issuer
         verifiedClaims = VerifiedClaimsCache()
+        statuses = RecentAnswers(maxAge: statusMaxAge)
     }
 
     /// The token's record and grant when it is usable at `now`.
@@ -51,7 +54,9 @@ public struct AccessTokenVerifier: Sendable {
         guard claims.exp.value > now else { throw .expired }
         let status: AccessTokenStatus
         do {
-            status = try await store.accessTokenStatus(tokenID: claims.jti.value, at: now)
+            status = try await statuses.value(for: claims.jti.value, store: store, at: now) {
+                try await store.accessTokenStatus(tokenID: claims.jti.value, at: now)
+            }
         } catch {
             throw .storeUnavailable
         }

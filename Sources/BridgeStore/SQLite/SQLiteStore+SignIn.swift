@@ -5,7 +5,8 @@ import SQLiteNIO
 
 extension SQLiteStore {
     public func deleteUser(id: String) async throws -> Bool {
-        try await transaction("user deletion") { tx in
+        defer { noteChange() }
+        return try await transaction("user deletion") { tx in
             try await tx.query("DELETE FROM consents WHERE user_id = ?", [.text(id)])
             try await tx.query("DELETE FROM users WHERE id = ?", [.text(id)])
             return try await tx.changes() == 1

@@ -60,7 +60,8 @@ extension SQLiteStore {
     }
 
     public func revokeAccessToken(tokenID: String, at now: Date) async throws -> Bool {
-        try await transaction("access token revocation") { tx in
+        defer { noteChange() }
+        return try await transaction("access token revocation") { tx in
             try await tx.query(
                 "UPDATE access_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE token_id = ?",
                 [.millis(now), .text(tokenID)])
@@ -124,6 +125,8 @@ extension SQLiteStore {
         if let consumed = try await codeConsumptions.submit(CodeConsumption(digest: digest, now: now), run: consumeCodes) {
             return .redeemed(consumed)
         }
+        // What follows may revoke a grant (a replay).
+        defer { noteChange() }
         return try await transaction("authorization code redemption") { tx in
             guard
                 let row = try await tx.query(
@@ -168,7 +171,8 @@ extension SQLiteStore {
     public func rotateRefreshToken(
         _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date
     ) async throws -> RefreshRotation {
-        try await transaction("refresh token rotation") { tx in
+        defer { noteChange() }
+        return try await transaction("refresh token rotation") { tx in
             guard
                 let row = try await tx.query(
                     """

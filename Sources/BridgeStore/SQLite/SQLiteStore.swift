@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SQLiteNIO
+import Synchronization
 
 /// The embedded default `Store`: one SQLite file in WAL mode (readers never wait for the writer), migrations applied
 /// on open. Every protocol call is atomic: writes run in `BEGIN IMMEDIATE … COMMIT` on the writer connection, under
@@ -25,6 +26,15 @@ public final class SQLiteStore: Store {
     let tokenResponses = WriteBatcher<TokenResponseRecords, Void>(maxBatch: maxBatch)
     let wopiAccessTokens = WriteBatcher<WopiAccessTokenRecord, Void>(maxBatch: maxBatch)
     private let isClosed = NIOLockedValueBox(false)
+    private let changes = Atomic<UInt64>(0)
+
+    public var changeCounter: UInt64 { changes.load(ordering: .acquiring) }
+
+    /// Called after the commit of a change that `changeCounter` counts (never before: a reader that saw the old
+    /// counter must also have read the old data, so its answer is dropped).
+    func noteChange() {
+        changes.add(1, ordering: .releasing)
+    }
 
     private init(writer: SQLiteConnection, reader: SQLiteConnection) {
         self.writer = writer
@@ -179,7 +189,8 @@ public final class SQLiteStore: Store {
 
 extension SQLiteStore {
     public func saveUser(_ user: UserRecord) async throws {
-        try await transaction("user \(user.id) or sign-in name \(user.signInName)") { tx in
+        defer { noteChange() }
+        return try await transaction("user \(user.id) or sign-in name \(user.signInName)") { tx in
             try await tx.query(
                 """
                 INSERT INTO users (id, sign_in_name, friendly_name, password_hash) VALUES (?, ?, ?, ?)
@@ -227,7 +238,8 @@ extension SQLiteStore {
     }
 
     public func recordSessionContext(_ sessionContext: String, grant: GrantID) async throws -> Bool {
-        try await transaction("session context") { tx in
+        defer { noteChange() }
+        return try await transaction("session context") { tx in
             try await tx.query(
                 "UPDATE grants SET session_context = ? WHERE id = ?", [.text(sessionContext), .text(grant.rawValue)])
             return try await tx.changes() == 1
@@ -235,14 +247,16 @@ extension SQLiteStore {
     }
 
     public func revokeGrant(_ id: GrantID, at now: Date) async throws -> Bool {
-        try await transaction("grant revocation") { tx in
+        defer { noteChange() }
+        return try await transaction("grant revocation") { tx in
             try await Self.revokeGrant(id, at: now, in: tx)
             return try await !tx.query("SELECT 1 FROM grants WHERE id = ?", [.text(id.rawValue)]).isEmpty
         }
     }
 
     public func revokeGrants(userID: String, at now: Date) async throws -> Int {
-        try await transaction("grant revocation") { tx in
+        defer { noteChange() }
+        return try await transaction("grant revocation") { tx in
             try await tx.query(
                 "UPDATE grants SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [.millis(now), .text(userID)])
             return try await tx.changes()
