@@ -53,7 +53,6 @@ public final class SQLiteStore: Store {
             _ = try await writer.query("PRAGMA journal_mode = WAL")
             _ = try await writer.query("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
             _ = try await writer.query("PRAGMA foreign_keys = ON")
-            try await Self.tunePageAccess(writer)
             reader = try await SQLiteConnection.open(storage: .file(path: path))
         } catch {
             try? await writer.close()
@@ -63,21 +62,12 @@ public final class SQLiteStore: Store {
         do {
             _ = try await reader.query("PRAGMA busy_timeout = 5000")
             _ = try await reader.query("PRAGMA query_only = ON")
-            try await Self.tunePageAccess(reader)
             try await store.migrate()
         } catch {
             try? await store.close()
             throw error
         }
         return store
-    }
-
-    /// Token tables are keyed by random digests, so every insert and lookup lands on a random page: with SQLite's
-    /// default 2 MiB page cache, a token redemption spent a tenth of its time in `pread`. Pages are read through a
-    /// memory map instead (sqlite.org/mmap.html), and each connection may cache up to 16 MiB.
-    private static func tunePageAccess(_ connection: SQLiteConnection) async throws {
-        _ = try await connection.query("PRAGMA mmap_size = 268435456")
-        _ = try await connection.query("PRAGMA cache_size = -16384")
     }
 
     private func migrate() async throws {
