@@ -107,9 +107,19 @@ public struct BridgeServerApp: Sendable {
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port)),
-            services: [StoreShutdownService(store: store, logger: logger)],
+            // Shut down in reverse order: the purge stops before the store closes.
+            services: [StoreShutdownService(store: store, logger: logger)] + purgeServices,
             onServerRunning: onServerRunning,
             logger: logger)
+    }
+}
+
+extension BridgeServerApp {
+    /// The periodic purge of expired records, unless `store.purgeIntervalSeconds` is 0.
+    var purgeServices: [any Service] {
+        let seconds = configuration.store.purgeIntervalSeconds
+        guard seconds > 0 else { return [] }
+        return [ExpiredRecordsPurge(store: store, interval: .seconds(seconds), now: now, logger: logger)]
     }
 }
 

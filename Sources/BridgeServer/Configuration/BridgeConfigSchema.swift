@@ -31,6 +31,10 @@ enum BridgeConfigSchema {
             "path": { "type": "string", "minLength": 1, "default": "data/bridge.sqlite" },
             "durability": { "enum": ["normal", "full"], "default": "normal" }
           }
+        },
+        "purgeIntervalSeconds": {
+          "type": "integer", "minimum": 0, "maximum": 86400, "default": 600,
+          "description": "How often expired tokens, codes and sessions are deleted; 0 never."
         }
       }
     },

@@ -25,6 +25,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
 
     public struct StoreSettings: Sendable, Codable, Hashable {
         public var sqlite: SQLite
+        /// How often expired tokens, codes and sessions are deleted (`ExpiredRecordsPurge`); 0 never.
+        public var purgeIntervalSeconds: Int
 
         public struct SQLite: Sendable, Codable, Hashable {
             /// Relative paths are resolved against the working directory (`make run` puts it under `./data/`).

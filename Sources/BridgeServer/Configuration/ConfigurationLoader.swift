@@ -107,7 +107,7 @@ public struct ConfigurationLoader: Sendable {
     static let defaults: ConfigNode = {
         let yaml = """
             listen: {host: 127.0.0.1, port: 8080}
-            store: {sqlite: {path: data/bridge.sqlite, durability: normal}}
+            store: {sqlite: {path: data/bridge.sqlite, durability: normal}, purgeIntervalSeconds: 600}
             signingKeys: {file: data/signing-keys.json}
             log: {level: info, format: logfmt, requests: true}
             limits: {maxBodyBytes: 65536, maxHeaderValueBytes: 8192, idleTimeoutSeconds: 60}

@@ -1,0 +1,52 @@
+@testable import BridgeServer
+@testable import BridgeStore
+import Foundation
+import Logging
+import Testing
+
+@Suite("Expired records purge")
+struct ExpiredRecordsPurgeTests {
+    @Test func expiredRecordsGoAtTheNextIntervalAndLiveOnesStay() async throws {
+        let bridge = try await TestBridge.make()
+        #expect(bridge.configuration.store.purgeIntervalSeconds == 600)
+        #expect(bridge.app.purgeServices.count == 1)
+        let grant = GrantRecord(userID: "alice", clientID: "office", scope: "wopi", createdAt: bridge.clock.now)
+        try await bridge.store.createGrant(grant)
+        func wopiToken(expiresIn seconds: TimeInterval) -> WopiAccessTokenRecord {
+            WopiAccessTokenRecord(
+                digest: SecretToken().digest, grantID: grant.id, userID: "alice", wopiSource: nil,
+                issuedAt: bridge.clock.now, expiresAt: bridge.clock.now.addingTimeInterval(seconds))
+        }
+        let expiring = wopiToken(expiresIn: 10)
+        let lasting = wopiToken(expiresIn: 3600)
+        try await bridge.store.issueWopiAccessToken(expiring)
+        try await bridge.store.issueWopiAccessToken(lasting)
+        bridge.clock.advance(by: 11)
+        #expect(try await wopiTokenRows(bridge.store) == 2)
+
+        let purge = ExpiredRecordsPurge(
+            store: bridge.store, interval: .milliseconds(20), now: { bridge.clock.now }, logger: Logger(label: "test"))
+        let running = Task { try await purge.run() }
+        var rows = 2
+        for _ in 0..<250 where rows != 1 {
+            try await Task.sleep(for: .milliseconds(20))
+            rows = try await wopiTokenRows(bridge.store)
+        }
+        running.cancel()
+        try await running.value
+        #expect(rows == 1)
+        #expect(try await bridge.store.activeWopiAccessToken(lasting.digest, at: bridge.clock.now) == lasting)
+        try await bridge.store.close()
+    }
+
+    /// Expired rows are invisible through the store's API, so the test counts them directly.
+    func wopiTokenRows(_ store: SQLiteStore) async throws -> Int {
+        Int(try await store.read("SELECT count(*) AS n FROM wopi_access_tokens").first?.column("n")?.integer ?? -1)
+    }
+
+    @Test func zeroTurnsThePurgeOff() async throws {
+        let bridge = try await TestBridge.make(yaml: TestBridge.yaml + "\nstore: {purgeIntervalSeconds: 0}\n")
+        #expect(bridge.app.purgeServices.isEmpty)
+        try await bridge.store.close()
+    }
+}
