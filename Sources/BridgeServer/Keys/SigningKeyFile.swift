@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JWTKit
 
@@ -21,20 +22,20 @@ public enum SigningKeyFile {
         if FileManager.default.fileExists(atPath: path) {
             return (try await load(path: path), false)
         }
-        let key = SigningKeySet.Key(privateKey: ES256PrivateKey())
-        let contents = Contents(keys: [
-            .init(
-                kid: key.kid, alg: "ES256", createdAt: ISO8601DateFormatter().string(from: Date()),
-                privateKeyPEM: key.privateKey.pemRepresentation)
-        ])
         do {
+            let key = try SigningKeySet.Key(signingKey: P256.Signing.PrivateKey())
+            let contents = Contents(keys: [
+                .init(
+                    kid: key.kid, alg: "ES256", createdAt: ISO8601DateFormatter().string(from: Date()),
+                    privateKeyPEM: key.privateKey.pemRepresentation)
+            ])
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             try write(try encoder.encode(contents), to: path)
+            return (await SigningKeySet(keys: [key]), true)
         } catch {
             throw problem("cannot create the key file \(path): \(error.localizedDescription)")
         }
-        return (await SigningKeySet(keys: [key]), true)
     }
 
     static func load(path: String) async throws(ConfigurationError) -> SigningKeySet {
@@ -53,7 +54,7 @@ public enum SigningKeyFile {
         for (index, entry) in contents.keys.enumerated() {
             guard entry.alg == "ES256" else { throw problem("key \(index) of \(path): alg \(entry.alg) is not ES256") }
             do {
-                keys.append(SigningKeySet.Key(privateKey: try ES256PrivateKey(pem: entry.privateKeyPEM)))
+                keys.append(try SigningKeySet.Key(signingKey: P256.Signing.PrivateKey(pemRepresentation: entry.privateKeyPEM)))
             } catch {
                 throw problem("key \(index) of \(path) is not a P-256 private key in PEM form")
             }

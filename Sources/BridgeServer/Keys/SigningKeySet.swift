@@ -10,6 +10,8 @@ public struct SigningKeySet: Sendable {
         /// RFC 7638 JWK thumbprint of the public key: stable, and derived rather than invented.
         public let kid: String
         let privateKey: ES256PrivateKey
+        /// The same key as swift-crypto's type, which `AccessTokenSigner` signs with.
+        let signingKey: P256.Signing.PrivateKey
         let x: String
         let y: String
     }
@@ -28,8 +30,8 @@ public struct SigningKeySet: Sendable {
     }
 
     /// A set with one new key, not saved anywhere (tests).
-    public static func generate() async -> SigningKeySet {
-        await SigningKeySet(keys: [Key(privateKey: ES256PrivateKey())])
+    public static func generate() async throws -> SigningKeySet {
+        await SigningKeySet(keys: [try Key(signingKey: P256.Signing.PrivateKey())])
     }
 
     /// The JWKS document (RFC 7517 §5) with the public halves only.
@@ -42,10 +44,12 @@ public struct SigningKeySet: Sendable {
 }
 
 extension SigningKeySet.Key {
-    init(privateKey: ES256PrivateKey) {
+    init(signingKey: P256.Signing.PrivateKey) throws {
+        let privateKey = try ES256PrivateKey(backing: signingKey)
         // A P-256 key always has parameters; jwt-kit returns them base64url-encoded.
         let parameters = privateKey.parameters ?? (x: "", y: "")
         self.privateKey = privateKey
+        self.signingKey = signingKey
         self.x = parameters.x
         self.y = parameters.y
         // RFC 7638 §3.2: the required members in lexicographic order, no whitespace.

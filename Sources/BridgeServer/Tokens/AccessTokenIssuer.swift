@@ -19,9 +19,11 @@ public struct AccessTokenIssuer: Sendable {
     /// `iss`, and also `aud`: the tokens are for this host's own resources (the WOPI bootstrapper).
     let issuer: String
     let lifetime: TimeInterval
+    let signer: AccessTokenSigner
 
     public init(keys: SigningKeySet, store: any Store, issuer: String, lifetime: TimeInterval) {
         self.keys = keys
+        self.signer = AccessTokenSigner(key: keys.signingKey)
         self.store = store
         self.issuer = issuer
         self.lifetime = lifetime
@@ -45,9 +47,7 @@ public struct AccessTokenIssuer: Sendable {
             iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: grant.subject), aud: AudienceClaim(value: issuer),
             exp: ExpirationClaim(value: expiresAt), iat: IssuedAtClaim(value: issuedAt), jti: IDClaim(value: tokenID),
             client_id: grant.clientID, scope: grant.scope.isEmpty ? nil : grant.scope)
-        var header = JWTHeader()
-        header.typ = "at+jwt"
-        let token = try await keys.collection.sign(claims, kid: JWKIdentifier(string: keys.signingKey.kid), header: header)
+        let token = try signer.sign(claims)
         return (
             IssuedAccessToken(token: token, tokenID: tokenID, grantID: grant.id, expiresAt: expiresAt),
             AccessTokenRecord(tokenID: tokenID, grantID: grant.id, issuedAt: issuedAt, expiresAt: expiresAt)
