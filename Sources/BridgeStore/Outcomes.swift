@@ -12,7 +12,8 @@ public enum AccessTokenStatus: Sendable, Hashable {
 
 /// The result of redeeming an authorization code. Only `.redeemed` may lead to tokens.
 public enum CodeRedemption: Sendable, Hashable {
-    case redeemed(AuthorizationCodeRecord)
+    /// The code, and its grant as it was when the code was consumed (not revoked), read in the same step.
+    case redeemed(AuthorizationCodeRecord, GrantRecord)
     /// The code had been redeemed before; its grant is now revoked (RFC 9700 §4.2.4).
     case replayed(GrantID)
     case expired

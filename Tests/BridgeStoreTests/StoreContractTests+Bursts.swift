@@ -43,7 +43,7 @@ struct StoreBurstContractTests {
             for (index, secret) in fresh.enumerated() {
                 let pair = outcomes["fresh-\(index)"] ?? []
                 // One of the two got the code, the other is a replay (which revokes the grant, as it must).
-                #expect(pair.contains(.redeemed(StoreSingleUseContractTests.code(in: grants[index], secret))))
+                #expect(pair.contains(.redeemed(StoreSingleUseContractTests.code(in: grants[index], secret), grants[index])))
                 #expect(pair.contains(.replayed(grants[index].id)))
             }
             #expect(outcomes["used"] == [.replayed(grants[40].id)])

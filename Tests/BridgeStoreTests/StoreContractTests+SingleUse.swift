@@ -22,7 +22,7 @@ struct StoreSingleUseContractTests {
             try await store.issueAuthorizationCode(code)
             try await store.recordAccessToken(
                 AccessTokenRecord(tokenID: "from-code", grantID: grant.id, issuedAt: t0, expiresAt: seconds(300)))
-            #expect(try await store.redeemAuthorizationCode(secret.digest, at: seconds(1)) == .redeemed(code))
+            #expect(try await store.redeemAuthorizationCode(secret.digest, at: seconds(1)) == .redeemed(code, grant))
             #expect(try await store.redeemAuthorizationCode(secret.digest, at: seconds(2)) == .replayed(grant.id))
             #expect(try await store.grant(id: grant.id)?.revokedAt == seconds(2))
             #expect(try await store.accessTokenStatus(tokenID: "from-code", at: seconds(3)) == .revoked)

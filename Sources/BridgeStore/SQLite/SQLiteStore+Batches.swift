@@ -25,7 +25,9 @@ extension SQLiteStore {
     /// (VALUES …) RETURNING` for the whole batch. `nil` for an item means "not consumed here": the caller's
     /// transaction then tells replay, expiry, revocation and unknown apart. When a batch holds the same code twice,
     /// only its first occurrence takes part, so the second sees it consumed, exactly as if it had come later.
-    func consumeCodes(_ attempts: [CodeConsumption]) async throws -> [Result<AuthorizationCodeRecord?, any Error>] {
+    func consumeCodes(
+        _ attempts: [CodeConsumption]
+    ) async throws -> [Result<(AuthorizationCodeRecord, GrantRecord)?, any Error>] {
         var firstOccurrence: [String: Int] = [:]
         var binds: [SQLiteData] = []
         for (index, attempt) in attempts.enumerated() where firstOccurrence[attempt.digest.hex] == nil {
@@ -40,7 +42,7 @@ extension SQLiteStore {
             WHERE authorization_codes.digest = v.column1 AND authorization_codes.redeemed_at IS NULL
                 AND authorization_codes.expires_at > v.column2
                 AND (SELECT revoked_at FROM grants WHERE id = authorization_codes.grant_id) IS NULL
-            RETURNING *
+            RETURNING *, \(Self.grantColumnsOfCode)
             """,
             binds)
         var consumed: [String: SQLiteRow] = [:]
@@ -49,9 +51,15 @@ extension SQLiteStore {
             guard firstOccurrence[attempt.digest.hex] == index, let row = consumed[attempt.digest.hex] else {
                 return .success(nil)
             }
-            return Result { try Self.authorizationCode(row, digest: attempt.digest) }
+            return Result { (try Self.authorizationCode(row, digest: attempt.digest), try Self.grant(row, prefix: "g_")) }
         }
     }
+
+    /// The grant of the code being consumed, as `g_`-prefixed columns: the token endpoint needs it next, and reading
+    /// it here saves a round trip. Scalar subqueries, because RETURNING may not name another table directly.
+    static let grantColumnsOfCode = ["id", "user_id", "client_id", "scope", "session_context", "created_at", "revoked_at"]
+        .map { "(SELECT \($0) FROM grants WHERE grants.id = authorization_codes.grant_id) AS g_\($0)" }
+        .joined(separator: ", ")
 
     // MARK: Token responses
 

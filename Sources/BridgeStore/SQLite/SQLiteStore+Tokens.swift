@@ -123,7 +123,7 @@ extension SQLiteStore {
         // The usual case, grouped with concurrent redemptions into one statement (`consumeCodes`); anything else
         // falls through to the transaction below, which tells the cases apart.
         if let consumed = try await codeConsumptions.submit(CodeConsumption(digest: digest, now: now), run: consumeCodes) {
-            return .redeemed(consumed)
+            return .redeemed(consumed.0, consumed.1)
         }
         // What follows may revoke a grant (a replay).
         defer { noteChange() }
@@ -131,8 +131,10 @@ extension SQLiteStore {
             guard
                 let row = try await tx.query(
                     """
-                    SELECT c.*, g.revoked_at AS grant_revoked_at FROM authorization_codes c
-                    JOIN grants g ON g.id = c.grant_id WHERE c.digest = ?
+                    SELECT c.*, g.revoked_at AS grant_revoked_at, g.id AS g_id, g.user_id AS g_user_id,
+                        g.client_id AS g_client_id, g.scope AS g_scope, g.session_context AS g_session_context,
+                        g.created_at AS g_created_at, g.revoked_at AS g_revoked_at
+                    FROM authorization_codes c JOIN grants g ON g.id = c.grant_id WHERE c.digest = ?
                     """,
                     [.text(digest.hex)]
                 ).first
@@ -148,7 +150,7 @@ extension SQLiteStore {
             if expiresAt <= now { return .expired }
             try await tx.query(
                 "UPDATE authorization_codes SET redeemed_at = ? WHERE digest = ?", [.millis(now), .text(digest.hex)])
-            return .redeemed(try Self.authorizationCode(row, digest: digest))
+            return .redeemed(try Self.authorizationCode(row, digest: digest), try Self.grant(row, prefix: "g_"))
         }
     }
 

@@ -22,7 +22,7 @@ public final class SQLiteStore: Store {
     let writer: SQLiteConnection
     let reader: SQLiteConnection
     let writeLock = AsyncSerialLock()
-    let codeConsumptions = WriteBatcher<CodeConsumption, AuthorizationCodeRecord?>(maxBatch: maxBatch)
+    let codeConsumptions = WriteBatcher<CodeConsumption, (AuthorizationCodeRecord, GrantRecord)?>(maxBatch: maxBatch)
     let tokenResponses = WriteBatcher<TokenResponseRecords, Void>(maxBatch: maxBatch)
     let wopiAccessTokens = WriteBatcher<WopiAccessTokenRecord, Void>(maxBatch: maxBatch)
     private let isClosed = NIOLockedValueBox(false)

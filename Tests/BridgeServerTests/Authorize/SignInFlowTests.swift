@@ -45,7 +45,7 @@ struct SignInFlowTests {
 
             // What the token helper redeems: hashed at rest, bound to client, redirect URI, scope, grant; 60 s.
             let now = bridge.clock.now
-            guard case .redeemed(let code) = try await bridge.store.redeemAuthorizationCode(TokenDigest(of: success.code), at: now)
+            guard case .redeemed(let code, _) = try await bridge.store.redeemAuthorizationCode(TokenDigest(of: success.code), at: now)
             else { Issue.record("code not redeemable"); return }
             #expect(code.clientID == "office")
             #expect(code.redirectURI == "https://localhost")
@@ -82,7 +82,7 @@ struct SignInFlowTests {
             #expect(location.hasPrefix("http://127.0.0.1:49152/callback?state=p&code="))
             #expect(!location.contains("sc=") && !location.contains("tk="))
             let code = try #require(try AuthorizationResponse.decode(redirectURL: location).code)
-            guard case .redeemed(let record) = try await bridge.store.redeemAuthorizationCode(TokenDigest(of: code), at: bridge.clock.now)
+            guard case .redeemed(let record, _) = try await bridge.store.redeemAuthorizationCode(TokenDigest(of: code), at: bridge.clock.now)
             else { Issue.record("not redeemable"); return }
             #expect(record.codeChallenge == AuthorizeFixture.challenge && record.codeChallengeMethod == "S256")
             #expect(record.redirectURI == "http://127.0.0.1:49152/callback")

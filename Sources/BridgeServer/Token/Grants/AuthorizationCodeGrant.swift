@@ -15,8 +15,9 @@ struct AuthorizationCodeGrant: Sendable {
     ) async throws(OAuthError) -> TokenResponse {
         let redemption = try await storeCall { try await store.redeemAuthorizationCode(TokenDigest(of: code), at: now) }
         let record: AuthorizationCodeRecord
+        let grant: GrantRecord
         switch redemption {
-        case .redeemed(let redeemed): record = redeemed
+        case .redeemed(let redeemedCode, let itsGrant): (record, grant) = (redeemedCode, itsGrant)
         case .replayed:
             throw OAuthError(.invalidGrant, description: "the code was already used; every token issued from it is now revoked")
         case .expired: throw OAuthError(.invalidGrant, description: "the code has expired")
@@ -26,9 +27,8 @@ struct AuthorizationCodeGrant: Sendable {
         try CheckCodeIssuedToClient.check(record, client: client)
         try CheckRedirectURIMatches.check(record, presented: redirectURI)
         try CheckPKCE.check(record, verifier: codeVerifier, client: client)
-        guard let grant = try await storeCall({ try await store.grant(id: record.grantID) }), grant.revokedAt == nil else {
-            throw OAuthError(.invalidGrant, description: "the code's grant was revoked")
-        }
+        // No second look at the grant: were it revoked from now on (a concurrent replay), the tokens below would be
+        // refused anyway, because every token's status is read through its grant.
         if let sessionContext, sessionContext != grant.sessionContext {
             _ = try await storeCall { try await store.recordSessionContext(sessionContext, grant: grant.id) }
         }
