@@ -14,6 +14,9 @@ import SignInProtocol
         // `+` in the encoded secret is a space, as form-url-decoding says.
         let plus = try ClientAuthentication.decode(basicAuthorization: "basic " + "a:b+c".base64)
         #expect(plus == ClientAuthentication(clientID: "a", clientSecret: "b c", method: .httpBasic))
+        // Optional whitespace (RFC 9110 §5.6.3) around the credentials is not part of them.
+        let spaced = try ClientAuthentication.decode(basicAuthorization: "Basic \t " + "a:b".base64 + " \t")
+        #expect(spaced == ClientAuthentication(clientID: "a", clientSecret: "b", method: .httpBasic))
         // A matching client_id in the body is allowed.
         #expect(try TokenRequest.decode(form: "grant_type=client_credentials&client_id=a", authorization: "Basic " + "a:b".base64).client?.clientID == "a")
     }
