@@ -64,6 +64,10 @@ enum BridgeConfigSchema {
       "type": "object", "additionalProperties": false,
       "properties": {
         "accessTokenLifetimeSeconds": { "type": "integer", "minimum": 60, "maximum": 86400, "default": 3600 },
+        "refreshTokenLifetimeSeconds": {
+          "type": "integer", "minimum": 0, "maximum": 34560000, "default": 7776000,
+          "description": "Lifetime of each refresh token from its issue; rotation issues a new one, so a client in use stays signed in. 0: until rotated or revoked."
+        },
         "statusCacheMilliseconds": {
           "type": "integer", "minimum": 0, "maximum": 60000, "default": 1000,
           "description": "How long a token's and user's status read from the store may be reused. Changes made through this server take effect at once; changes by another process on the same database within this time. 0 reads the store on every request."

@@ -26,7 +26,10 @@ struct OAuthRoutes: Sendable {
             keys: keys, store: store, issuer: configuration.issuer,
             lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
         let authenticator = ClientAuthenticator(clients: configuration.clients)
-        token = TokenEndpoint(authenticator: authenticator, store: store, accessTokens: issuer, now: now)
+        let refreshSeconds = configuration.tokens.refreshTokenLifetimeSeconds
+        token = TokenEndpoint(
+            authenticator: authenticator, store: store, accessTokens: issuer,
+            refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil, now: now)
         revocation = RevocationEndpoint(authenticator: authenticator, verifier: verifier, store: store, now: now)
         introspection = IntrospectionEndpoint(
             authenticator: authenticator, verifier: verifier, store: store, issuer: configuration.issuer, now: now)

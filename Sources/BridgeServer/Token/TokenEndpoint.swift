@@ -21,8 +21,11 @@ struct TokenEndpoint: Sendable {
     let clientCredentials: ClientCredentialsGrant
     let now: @Sendable () -> Date
 
-    init(authenticator: ClientAuthenticator, store: any Store, accessTokens: AccessTokenIssuer, now: @escaping @Sendable () -> Date) {
-        let minter = TokenMinter(accessTokens: accessTokens)
+    init(
+        authenticator: ClientAuthenticator, store: any Store, accessTokens: AccessTokenIssuer,
+        refreshTokenLifetime: TimeInterval?, now: @escaping @Sendable () -> Date
+    ) {
+        let minter = TokenMinter(accessTokens: accessTokens, refreshTokenLifetime: refreshTokenLifetime)
         self.authenticator = authenticator
         authorizationCode = AuthorizationCodeGrant(store: store, minter: minter)
         refreshToken = RefreshTokenGrant(store: store, minter: minter)

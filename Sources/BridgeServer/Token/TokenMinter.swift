@@ -6,6 +6,8 @@ import SignInProtocol
 /// can be revoked) and, when the client may refresh, an opaque 256-bit refresh token stored as a digest only.
 struct TokenMinter: Sendable {
     let accessTokens: AccessTokenIssuer
+    /// Nil: refresh tokens live until rotated or revoked.
+    let refreshTokenLifetime: TimeInterval?
 
     /// Signs an access token for `scope` (which may be narrower than the grant's) in `grant`.
     func accessToken(in grant: GrantRecord, scope: String, at now: Date) async throws -> IssuedAccessToken {
@@ -26,7 +28,10 @@ struct TokenMinter: Sendable {
     /// A new refresh token and the record to store for it (callers store it: directly, or as a rotation's replacement).
     func refreshToken(grant: GrantID, client: String, scope: String, at now: Date) -> (SecretToken, RefreshTokenRecord) {
         let secret = SecretToken()
-        return (secret, RefreshTokenRecord(digest: secret.digest, grantID: grant, clientID: client, scope: scope, issuedAt: now))
+        let record = RefreshTokenRecord(
+            digest: secret.digest, grantID: grant, clientID: client, scope: scope, issuedAt: now,
+            expiresAt: refreshTokenLifetime.map(now.addingTimeInterval))
+        return (secret, record)
     }
 
     /// The RFC 6749 §5.1 body; `expires_in` a number of seconds.

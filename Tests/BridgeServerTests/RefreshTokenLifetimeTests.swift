@@ -1,0 +1,41 @@
+import BridgeServer
+import BridgeStore
+import Foundation
+import HummingbirdTesting
+import SignInProtocol
+import Testing
+
+/// `tokens.refreshTokenLifetimeSeconds`: each refresh token lives that long from its issue, and each refresh issues
+/// a new one, so an app in use stays signed in while an abandoned one is signed out.
+@Suite("Token endpoint: refresh token lifetime")
+struct RefreshTokenLifetimeTests {
+    @Test func aRefreshTokenExpiresAfterItsLifetimeButEachRefreshStartsANewOne() async throws {
+        let bridge = try await TestBridge.makeForTokens()
+        let lifetime = TimeInterval(bridge.configuration.tokens.refreshTokenLifetimeSeconds)
+        #expect(lifetime == 90 * 24 * 3600)
+        try await bridge.app.makeApplication().test(.live) { client in
+            let (_, first) = try await RefreshAndClientCredentialsTests.partnerTokens(bridge, client)
+            // Used just before it expires: a new token, with a new lifetime.
+            bridge.clock.advance(by: lifetime - 1)
+            let second = try #require(try await RefreshAndClientCredentialsTests.refresh(client, first).refreshToken)
+            bridge.clock.advance(by: lifetime - 1)
+            let third = try #require(try await RefreshAndClientCredentialsTests.refresh(client, second).refreshToken)
+            // Left unused for its whole lifetime: refused.
+            bridge.clock.advance(by: lifetime)
+            let late = try await RefreshAndClientCredentialsTests.refresh(client, third)
+            #expect(late.status == .badRequest)
+            #expect(late.error == "invalid_grant")
+        }
+    }
+
+    @Test func zeroMeansUntilRotatedOrRevoked() async throws {
+        let bridge = try await TestBridge.make(yaml: TokenTestClients.yaml + "\ntokens: {refreshTokenLifetimeSeconds: 0}\n")
+        try await bridge.app.makeApplication().test(.live) { client in
+            let (_, first) = try await RefreshAndClientCredentialsTests.partnerTokens(bridge, client)
+            bridge.clock.advance(by: 5 * 365 * 24 * 3600)
+            let refreshed = try await RefreshAndClientCredentialsTests.refresh(client, first)
+            #expect(refreshed.status == .ok)
+            #expect(refreshed.refreshToken != nil)
+        }
+    }
+}
