@@ -73,9 +73,12 @@ public protocol Store: SignInStore, Sendable {
     /// in one atomic call: both or neither. Errors as `recordAccessToken` and `issueRefreshToken`.
     func recordTokenResponse(access: AccessTokenRecord, refresh: RefreshTokenRecord?) async throws
     /// Retires `presented` and stores `replacement` in its grant, atomically. Presenting an already rotated token
-    /// revokes the whole grant (RFC 9700 §4.14.2, replay detection).
+    /// revokes the whole grant (RFC 9700 §4.14.2, replay detection), unless it was rotated at most `reuseGrace`
+    /// before `now`: then it is rotated again into another replacement, nothing is revoked, and the first rotation
+    /// time is kept, so the window never grows. That is for a client that refreshes from several threads at once
+    /// (the reuse interval of Okta and Auth0); 0 means none.
     func rotateRefreshToken(
-        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date
+        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date, reuseGrace: TimeInterval
     ) async throws -> RefreshRotation
     /// What the store knows about a refresh token at `now`, without changing anything (introspection, revocation,
     /// and the token endpoint's checks before it rotates). Never revokes: only presenting a token rotates it.
@@ -95,6 +98,15 @@ public protocol Store: SignInStore, Sendable {
     /// Consumed codes and rotated refresh tokens are kept until they expire, so replays are still detected.
     @discardableResult
     func purgeExpired(before cutoff: Date) async throws -> Int
+}
+
+extension Store {
+    /// `rotateRefreshToken` without a reuse grace: a second presentation is always a replay.
+    public func rotateRefreshToken(
+        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date
+    ) async throws -> RefreshRotation {
+        try await rotateRefreshToken(presented, replacement: replacement, at: now, reuseGrace: 0)
+    }
 }
 
 /// Why a store call failed for a reason the caller can act on. Database faults surface as the driver's own error.

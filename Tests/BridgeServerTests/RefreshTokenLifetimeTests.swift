@@ -39,3 +39,23 @@ struct RefreshTokenLifetimeTests {
         }
     }
 }
+
+@Suite("Token endpoint: refresh token reuse grace")
+struct RefreshReuseGraceTests {
+    @Test func twoRefreshesWithOneTokenWithinTheGraceBothSucceed() async throws {
+        let bridge = try await TestBridge.make(yaml: TokenTestClients.yaml + "\ntokens: {refreshReuseGraceSeconds: 10}\n")
+        try await bridge.app.makeApplication().test(.live) { client in
+            let (_, first) = try await RefreshAndClientCredentialsTests.partnerTokens(bridge, client)
+            let one = try await RefreshAndClientCredentialsTests.refresh(client, first)
+            bridge.clock.advance(by: 3)
+            let two = try await RefreshAndClientCredentialsTests.refresh(client, first)
+            #expect(one.status == .ok && two.status == .ok)
+            #expect(one.refreshToken != two.refreshToken)
+            #expect(try await client.bootstrapStatus(try #require(one.accessToken)) == .ok)
+            // Past the grace: a replay, and the grant goes with both branches.
+            bridge.clock.advance(by: 8)
+            #expect(try await RefreshAndClientCredentialsTests.refresh(client, first).error == "invalid_grant")
+            #expect(try await client.bootstrapStatus(try #require(two.accessToken)) == .unauthorized)
+        }
+    }
+}

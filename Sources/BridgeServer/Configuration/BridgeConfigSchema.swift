@@ -68,6 +68,10 @@ enum BridgeConfigSchema {
           "type": "integer", "minimum": 0, "maximum": 34560000, "default": 7776000,
           "description": "Lifetime of each refresh token from its issue; rotation issues a new one, so a client in use stays signed in. 0: until rotated or revoked."
         },
+        "refreshReuseGraceSeconds": {
+          "type": "integer", "minimum": 0, "maximum": 60, "default": 0,
+          "description": "A rotated refresh token presented again within this time is rotated again instead of revoking the grant, for clients that refresh from several threads at once. 0: every reuse is a replay (RFC 9700 4.14.2)."
+        },
         "statusCacheMilliseconds": {
           "type": "integer", "minimum": 0, "maximum": 60000, "default": 1000,
           "description": "How long a token's and user's status read from the store may be reused. Changes made through this server take effect at once; changes by another process on the same database within this time. 0 reads the store on every request."

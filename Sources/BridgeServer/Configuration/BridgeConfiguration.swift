@@ -65,6 +65,9 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         /// Lifetime of each refresh token from its issue (90 days by default, like the sliding windows of common
         /// providers); each refresh issues a new token with a new lifetime. 0: until rotated or revoked.
         public var refreshTokenLifetimeSeconds: Int
+        /// A rotated refresh token presented again within this time is rotated again rather than treated as a replay
+        /// (`Store.rotateRefreshToken`), for clients that refresh from several threads at once. 0: strict.
+        public var refreshReuseGraceSeconds: Int
         /// How long an access token's and its user's status, once read from the store, may be reused
         /// (`RecentAnswers`). Changes made through this server take effect at once; changes made by another process
         /// on the same database take effect within this time. 0 reads the store on every request.

@@ -111,7 +111,7 @@ public struct ConfigurationLoader: Sendable {
             signingKeys: {file: data/signing-keys.json}
             log: {level: info, format: logfmt, requests: true}
             limits: {maxBodyBytes: 65536, maxHeaderValueBytes: 8192, idleTimeoutSeconds: 60}
-            tokens: {accessTokenLifetimeSeconds: 3600, refreshTokenLifetimeSeconds: 7776000, statusCacheMilliseconds: 1000}
+            tokens: {accessTokenLifetimeSeconds: 3600, refreshTokenLifetimeSeconds: 7776000, refreshReuseGraceSeconds: 0, statusCacheMilliseconds: 1000}
             authorize: {codeLifetimeSeconds: 60, requestLifetimeSeconds: 900, allowPlainPKCE: false}
             signIn: {sessionLifetimeSeconds: 28800, bcryptCost: 12, throttle: {maxFailures: 5, windowSeconds: 900}}
             office: {}

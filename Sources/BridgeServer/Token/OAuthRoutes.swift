@@ -29,7 +29,8 @@ struct OAuthRoutes: Sendable {
         let refreshSeconds = configuration.tokens.refreshTokenLifetimeSeconds
         token = TokenEndpoint(
             authenticator: authenticator, store: store, accessTokens: issuer,
-            refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil, now: now)
+            refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil,
+            refreshReuseGrace: TimeInterval(configuration.tokens.refreshReuseGraceSeconds), now: now)
         revocation = RevocationEndpoint(authenticator: authenticator, verifier: verifier, store: store, now: now)
         introspection = IntrospectionEndpoint(
             authenticator: authenticator, verifier: verifier, store: store, issuer: configuration.issuer, now: now)

@@ -23,12 +23,12 @@ struct TokenEndpoint: Sendable {
 
     init(
         authenticator: ClientAuthenticator, store: any Store, accessTokens: AccessTokenIssuer,
-        refreshTokenLifetime: TimeInterval?, now: @escaping @Sendable () -> Date
+        refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0, now: @escaping @Sendable () -> Date
     ) {
         let minter = TokenMinter(accessTokens: accessTokens, refreshTokenLifetime: refreshTokenLifetime)
         self.authenticator = authenticator
         authorizationCode = AuthorizationCodeGrant(store: store, minter: minter)
-        refreshToken = RefreshTokenGrant(store: store, minter: minter)
+        refreshToken = RefreshTokenGrant(store: store, minter: minter, reuseGrace: refreshReuseGrace)
         clientCredentials = ClientCredentialsGrant(store: store, minter: minter)
         self.now = now
     }

@@ -171,7 +171,7 @@ extension SQLiteStore {
     }
 
     public func rotateRefreshToken(
-        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date
+        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date, reuseGrace: TimeInterval
     ) async throws -> RefreshRotation {
         defer { noteChange() }
         return try await transaction("refresh token rotation") { tx in
@@ -185,15 +185,18 @@ extension SQLiteStore {
                 ).first
             else { return .unknown }
             let grantID = GrantID(try row.text("grant_id"))
-            if try row.optionalInt64("rotated_at") != nil {
+            let rotatedAt = try row.optionalDate("rotated_at")
+            if let rotatedAt, reuseGrace <= 0 || now < rotatedAt || now.timeIntervalSince(rotatedAt) > reuseGrace {
                 try await Self.revokeGrant(grantID, at: now, in: tx)
                 return .replayed(grantID)
             }
             if try row.optionalInt64("grant_revoked_at") != nil { return .revoked }
             let expiresAt = try row.optionalDate("expires_at")
             if let expiresAt, expiresAt <= now { return .expired }
-            try await tx.query(
-                "UPDATE refresh_tokens SET rotated_at = ? WHERE digest = ?", [.millis(now), .text(presented.hex)])
+            if rotatedAt == nil {
+                try await tx.query(
+                    "UPDATE refresh_tokens SET rotated_at = ? WHERE digest = ?", [.millis(now), .text(presented.hex)])
+            }
             // The replacement always joins the presented token's grant, whatever the caller put in it.
             var replacement = replacement
             replacement.grantID = grantID

@@ -8,6 +8,8 @@ import SignInProtocol
 struct RefreshTokenGrant: Sendable {
     let store: any Store
     let minter: TokenMinter
+    /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.
+    let reuseGrace: TimeInterval
 
     func refresh(
         _ presented: String, scope requested: String?, client: AuthenticatedClient, sessionContext: String?, at now: Date
@@ -26,7 +28,7 @@ struct RefreshTokenGrant: Sendable {
         let scope = try CheckScopeNarrowing.check(requested: requested, granted: record.scope)
         // RFC 6749 §6: the new refresh token keeps the presented one's scope, even when the access token is narrower.
         let (secret, replacement) = minter.refreshToken(grant: record.grantID, client: client.id, scope: record.scope, at: now)
-        let rotation = try await storeCall { try await store.rotateRefreshToken(digest, replacement: replacement, at: now) }
+        let rotation = try await storeCall { try await store.rotateRefreshToken(digest, replacement: replacement, at: now, reuseGrace: reuseGrace) }
         switch rotation {
         case .rotated: break
         case .replayed:
