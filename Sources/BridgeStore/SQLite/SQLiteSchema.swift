@@ -116,5 +116,28 @@ enum SQLiteSchema {
             """,
             "CREATE INDEX sign_in_failures_by_key ON sign_in_failures(key, failed_at)",
         ],
+        // 3: a token response's access and refresh token in one INSERT statement (`recordTokenResponses`): one
+        // round trip to the database per batch instead of BEGIN, two INSERTs and COMMIT. A statement is atomic, so
+        // both rows or neither still holds (sqlite.org/lang_createtrigger.html#instead_of_triggers).
+        [
+            """
+            CREATE VIEW token_responses AS
+            SELECT a.token_id, a.grant_id, a.issued_at, a.expires_at, r.digest AS refresh_digest,
+                r.grant_id AS refresh_grant_id, r.client_id AS refresh_client_id, r.scope AS refresh_scope,
+                r.issued_at AS refresh_issued_at, r.expires_at AS refresh_expires_at
+            FROM access_tokens a LEFT JOIN refresh_tokens r ON 0
+            """,
+            """
+            CREATE TRIGGER token_responses_insert INSTEAD OF INSERT ON token_responses
+            BEGIN
+                INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
+                VALUES (NEW.token_id, NEW.grant_id, NEW.issued_at, NEW.expires_at);
+                INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
+                SELECT NEW.refresh_digest, NEW.refresh_grant_id, NEW.refresh_client_id, NEW.refresh_scope,
+                    NEW.refresh_issued_at, NEW.refresh_expires_at
+                WHERE NEW.refresh_digest IS NOT NULL;
+            END
+            """,
+        ],
     ]
 }

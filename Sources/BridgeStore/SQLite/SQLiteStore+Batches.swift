@@ -65,18 +65,13 @@ extension SQLiteStore {
 
     func recordTokenResponses(_ items: [TokenResponseRecords]) async throws -> [Result<Void, any Error>] {
         do {
-            try await transaction("access token") { tx in
-                try await tx.query(
-                    "INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at) VALUES "
-                        + Self.placeholders(rows: items.count, columns: 4),
-                    items.flatMap { Self.binds($0.access) })
-                let refreshTokens = items.compactMap(\.refresh)
-                guard !refreshTokens.isEmpty else { return }
-                try await tx.query(
-                    "INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at) VALUES "
-                        + Self.placeholders(rows: refreshTokens.count, columns: 6),
-                    refreshTokens.flatMap(Self.binds))
-            }
+            try await write(
+                "access token",
+                "INSERT INTO token_responses VALUES " + Self.placeholders(rows: items.count, columns: 10),
+                items.flatMap { item in
+                    Self.binds(item.access)
+                        + (item.refresh.map(Self.binds) ?? Array(repeating: .null, count: 6))
+                })
             return items.map { _ in .success(()) }
         } catch {
             var results: [Result<Void, any Error>] = []
