@@ -50,3 +50,30 @@ struct SQLiteStoreTests {
         try await store.close()
     }
 }
+
+/// Checkpoints happen off the write path (`WALCheckpointer`): commits only append to the log, and the pages reach
+/// the database file within moments, without a commit paying for it.
+@Suite("SQLiteStore: checkpoints")
+struct SQLiteCheckpointTests {
+    @Test func committedPagesReachTheDatabaseFileWithoutACommitWaitingForIt() async throws {
+        let path = try TemporaryDirectory.make().appendingPathComponent("bridge.sqlite").path
+        let store = try await SQLiteStore.open(path: path)
+        func fileSize(_ path: String) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        }
+        let before = try fileSize(path)
+        let padding = String(repeating: "x", count: 2000)
+        for index in 0..<300 {
+            try await store.saveUser(UserRecord(id: "u\(index)", signInName: "u\(index)@example.com", friendlyName: padding))
+        }
+        // About 600 KB written: far below SQLite's own 1,000-page automatic checkpoint, so only ours moves it.
+        #expect(try fileSize(path + "-wal") > 500_000)
+        var after = before
+        for _ in 0..<100 where after < before + 500_000 {
+            try await Task.sleep(for: .milliseconds(50))
+            after = try fileSize(path)
+        }
+        #expect(after >= before + 500_000)
+        try await store.close()
+    }
+}

@@ -21,6 +21,7 @@ public final class SQLiteStore: Store {
 
     let writer: SQLiteConnection
     let reader: SQLiteConnection
+    let checkpointer: WALCheckpointer
     let writeLock = AsyncSerialLock()
     let codeConsumptions = WriteBatcher<CodeConsumption, (AuthorizationCodeRecord, GrantRecord)?>(maxBatch: maxBatch)
     let tokenResponses = WriteBatcher<TokenResponseRecords, Void>(maxBatch: maxBatch)
@@ -36,9 +37,10 @@ public final class SQLiteStore: Store {
         changes.add(1, ordering: .releasing)
     }
 
-    private init(writer: SQLiteConnection, reader: SQLiteConnection) {
+    private init(writer: SQLiteConnection, reader: SQLiteConnection, checkpointer: WALCheckpointer) {
         self.writer = writer
         self.reader = reader
+        self.checkpointer = checkpointer
     }
 
     /// Opens (creating folders and file if needed) the database at `path` and applies pending migrations.
@@ -53,12 +55,25 @@ public final class SQLiteStore: Store {
             _ = try await writer.query("PRAGMA journal_mode = WAL")
             _ = try await writer.query("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
             _ = try await writer.query("PRAGMA foreign_keys = ON")
+            // Checkpoints run on their own connection (WALCheckpointer), never inside a commit.
+            _ = try await writer.query("PRAGMA wal_autocheckpoint = 0")
             reader = try await SQLiteConnection.open(storage: .file(path: path))
         } catch {
             try? await writer.close()
             throw error
         }
-        let store = SQLiteStore(writer: writer, reader: reader)
+        let checkpoints: SQLiteConnection
+        do {
+            checkpoints = try await SQLiteConnection.open(storage: .file(path: path))
+            _ = try await checkpoints.query("PRAGMA busy_timeout = 5000")
+        } catch {
+            try? await reader.close()
+            try? await writer.close()
+            throw error
+        }
+        let store = SQLiteStore(
+            writer: writer, reader: reader,
+            checkpointer: WALCheckpointer(connection: checkpoints, interval: .milliseconds(250)))
         do {
             _ = try await reader.query("PRAGMA busy_timeout = 5000")
             _ = try await reader.query("PRAGMA query_only = ON")
@@ -89,10 +104,11 @@ public final class SQLiteStore: Store {
         // Waits for a running transaction to finish before the connections go.
         await writeLock.acquire()
         // In a fresh task: closing must happen even when the caller is being cancelled (graceful shutdown).
-        let (reader, writer) = (self.reader, self.writer)
+        let (reader, writer, checkpointer) = (self.reader, self.writer, self.checkpointer)
         let closing = Task {
             var failure: (any Error)?
-            do { try await reader.close() } catch { failure = error }
+            do { try await checkpointer.stop() } catch { failure = error }
+            do { try await reader.close() } catch { failure = failure ?? error }
             do { try await writer.close() } catch { failure = failure ?? error }
             if let failure { throw failure }
         }
