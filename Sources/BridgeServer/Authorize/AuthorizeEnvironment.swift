@@ -11,6 +11,7 @@ struct AuthorizeEnvironment: Sendable {
     let pages: PageRenderer
     let cookies: BrowserCookies
     let throttle: SignInThrottle
+    let clientAddress: ClientAddress
     let hasher: PasswordHasher
     let now: @Sendable () -> Date
 
@@ -23,6 +24,8 @@ struct AuthorizeEnvironment: Sendable {
             privacyURL: configuration.signIn.privacyStatementUrl ?? "/privacy")
         self.cookies = BrowserCookies(
             issuer: configuration.issuer, sessionLifetimeSeconds: configuration.signIn.sessionLifetimeSeconds)
+        self.clientAddress = ClientAddress(
+            trustedProxies: (configuration.listen.trustedProxies ?? []).compactMap { IPAddressRange($0) })
         self.throttle = SignInThrottle(
             store: store, maxFailures: configuration.signIn.throttle.maxFailures,
             window: TimeInterval(configuration.signIn.throttle.windowSeconds))

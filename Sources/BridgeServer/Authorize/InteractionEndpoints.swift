@@ -71,7 +71,8 @@ struct InteractionEndpoints: Sendable {
         let language = loaded.pending.language
         let name = (form["username"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        let address = environment.clientAddress.resolve(
+            peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: ClientAddress.forwardedForField])
         let now = environment.now()
         func page(error: String?, status: HTTPResponse.Status = .ok) -> Response {
             environment.pages.signIn(

@@ -19,7 +19,12 @@ enum BridgeConfigSchema {
       "type": "object", "additionalProperties": false,
       "properties": {
         "host": { "type": "string", "minLength": 1, "maxLength": 255, "default": "127.0.0.1" },
-        "port": { "type": "integer", "minimum": 0, "maximum": 65535, "default": 8080 }
+        "port": { "type": "integer", "minimum": 0, "maximum": 65535, "default": 8080 },
+        "trustedProxies": {
+          "type": "array", "maxItems": 64, "default": [],
+          "items": { "type": "string", "minLength": 1, "maxLength": 64 },
+          "description": "IP addresses or CIDR blocks of reverse proxies whose X-Forwarded-For names the client, for the sign-in throttle."
+        }
       }
     },
     "store": {

@@ -21,6 +21,9 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public struct Listen: Sendable, Codable, Hashable {
         public var host: String
         public var port: Int
+        /// Addresses or CIDR blocks of reverse proxies whose `X-Forwarded-For` names the client (`ClientAddress`);
+        /// the sign-in throttle counts failures per client address. Nil or empty: the peer is the client.
+        public var trustedProxies: [String]?
     }
 
     public struct StoreSettings: Sendable, Codable, Hashable {

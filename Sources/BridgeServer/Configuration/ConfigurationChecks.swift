@@ -39,6 +39,9 @@ struct ConfigurationChecks {
         }
         checkClients(config.clients)
         checkUsers(config.users)
+        for (index, proxy) in (config.listen.trustedProxies ?? []).enumerated() where IPAddressRange(proxy) == nil {
+            error("listen.trustedProxies[\(index)]", "expected an IP address or CIDR block (10.0.0.0/8, fd00::/8), got \"\(proxy)\"")
+        }
     }
 
     private mutating func checkClients(_ clients: [BridgeConfiguration.Client]) {

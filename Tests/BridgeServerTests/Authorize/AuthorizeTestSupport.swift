@@ -46,7 +46,7 @@ enum AuthorizeFixture {
 
     static let password = "correct horse battery staple"
 
-    static func make() async throws -> TestBridge {
+    static func make(yaml: String = yaml) async throws -> TestBridge {
         let bridge = try await TestBridge.make(yaml: yaml)
         try await bridge.store.saveUser(
             UserRecord(
