@@ -22,7 +22,7 @@ struct AuthorizePipeline: Sendable {
         checkClient = CheckClient(clients: configuration.clients)
         checks = [
             CheckResponseType(), CheckState(), CheckScope(), CheckPKCEChallenge(allowPlain: configuration.authorize.allowPlainPKCE),
-            CheckOfficeParameters(),
+            CheckOfficeParameters(), CheckPrompt(),
         ]
     }
 

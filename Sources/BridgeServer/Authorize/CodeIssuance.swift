@@ -45,14 +45,25 @@ struct CodeIssuance: Sendable {
     func deny(
         digest: TokenDigest, method: HTTPRequest.Method, language: PageLanguage, context: BridgeRequestContext
     ) async throws -> Response {
+        context.logger.info("authorization denied by the user")
+        return try await refuse(
+            digest: digest, .accessDenied("the user did not allow access"), method: method, language: language,
+            context: context)
+    }
+
+    /// Ends the request with `error` sent to the client's redirect URI, with its state.
+    func refuse(
+        digest: TokenDigest, _ error: OAuthError, method: HTTPRequest.Method, language: PageLanguage,
+        context: BridgeRequestContext
+    ) async throws -> Response {
         guard let record = try await environment.store.takePendingAuthorization(digest, at: environment.now()),
             let pending = try? PendingAuthorization.decode(record.payload)
         else {
             return environment.pages.error(language, status: .badRequest, message: \.expired)
         }
-        context.logger.info("authorization denied by the user", metadata: ["client": .string(pending.clientID)])
-        let response = AuthorizationResponse.failure(
-            .accessDenied("the user did not allow access"), state: pending.request.state)
+        context.logger.info(
+            "authorization refused", metadata: ["client": .string(pending.clientID), "error": .string(error.code.rawValue)])
+        let response = AuthorizationResponse.failure(error, state: pending.request.state)
         return AuthorizeEnvironment.redirect(to: response.redirectURL(to: pending.redirectURI), after: method)
     }
 

@@ -41,14 +41,27 @@ struct InteractionEndpoints: Sendable {
         }
         let csrf = CSRFToken.derive(browserSecret: browserSecret, interactionID: id)
         let formTarget = PageRenderer.formTarget(for: pending.redirectURI)
-        guard let user = try await signedInUser(request) else {
+        let earliestSignIn = pending.earliestSignIn(requestedAt: record.createdAt, now: environment.now())
+        guard let user = try await signedInUser(request, since: earliestSignIn) else {
+            if pending.showsNoPages {
+                return try await completion.refuse(
+                    digest: record.digest, OAuthError(.other("login_required"), description: "the user must sign in"), method: method,
+                    language: pending.language, context: context)
+            }
             return environment.pages.signIn(
                 .init(
                     language: pending.language, clientName: client.displayName,
                     action: AuthorizeEnvironment.interactionPath(id) + "/signin", csrfToken: csrf, formTarget: formTarget))
         }
-        var consented = client.isFirstParty
-        if !consented { consented = try await hasConsent(user: user, client: client, scopes: pending.scopes) }
+        var consented = client.isFirstParty && !pending.asksConsentAgain
+        if !consented && !pending.asksConsentAgain {
+            consented = try await hasConsent(user: user, client: client, scopes: pending.scopes)
+        }
+        if !consented && pending.showsNoPages {
+            return try await completion.refuse(
+                digest: record.digest, OAuthError(.other("consent_required"), description: "the user must allow this client first"),
+                method: method, language: pending.language, context: context)
+        }
         if consented {
             return try await completion.finish(
                 digest: record.digest, user: user, client: client, method: method, language: pending.language,
@@ -142,9 +155,11 @@ struct InteractionEndpoints: Sendable {
 
     // MARK: Loading and guarding
 
-    func signedInUser(_ request: Request) async throws -> UserRecord? {
+    /// The user of the browser's session, if it is active and began no earlier than `since`.
+    func signedInUser(_ request: Request, since earliest: Date? = nil) async throws -> UserRecord? {
         guard let secret = environment.cookies.sessionSecret(in: request),
-            let session = try await environment.store.activeSession(TokenDigest(of: secret), at: environment.now())
+            let session = try await environment.store.activeSession(TokenDigest(of: secret), at: environment.now()),
+            session.createdAt >= earliest ?? .distantPast
         else { return nil }
         return try await environment.store.user(id: session.userID)
     }

@@ -11,6 +11,9 @@ struct AuthorizationDraft: Sendable {
     var grantedScope: String = ""
     /// Filled in by `CheckPKCEChallenge`.
     var pkce: PKCE.Challenge?
+    /// Filled in by `CheckPrompt`.
+    var prompt: Set<String> = []
+    var maxAge: Int?
 }
 
 /// One rule of the authorization endpoint, in the spirit of node-oidc-provider's lib/actions/authorization/:
