@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SignInProtocol
 
 /// Writes one line per log event to standard error, as logfmt (`ts=… level=info msg=request status=401`) or JSON,
 /// so log shippers can parse it. Metadata values are printed as given; callers never pass secrets (no header or
@@ -50,18 +51,6 @@ public struct LineLogHandler: LogHandler {
     }
 
     static func jsonString(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONText.quoted(value)
     }
 }
