@@ -5,7 +5,7 @@
 # Codes are single use, so N codes are pre-issued into each store before its timed run.
 #   wrk: 2 threads, $CONNECTIONS connections (same for both), $DURATION, loopback. Goals: >= 15x authlib, p99 < 20 ms.
 # Then authenticated GET /wopibootstrapper with one of the issued access tokens (wrk 2 threads, 64 connections).
-#   Goal: >= 22k requests/s.
+#   Goal: >= 22k requests/s. Baseline in the same run: a Hummingbird route that does nothing (Benchmarks/RouteFloor).
 # Usage: scripts/bench/token.sh   (needs wrk: scripts/install-deps.sh bench; Python venv with authlib is made here)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,7 +32,9 @@ echo "== Python venv with authlib, Flask, gunicorn ($VENV)"
 
 echo "== building release"
 swift build -c release --product signin-bridge 2>&1 | tail -1
+swift build -c release --product RouteFloor 2>&1 | tail -1
 bin=.build/release/signin-bridge
+FLOOR_PORT=${FLOOR_PORT:-18092}
 
 sed -e "s|path: data/bridge.sqlite|path: $work/bridge.sqlite|" \
     -e "s|file: data/signing-keys.json|file: $work/keys.json|" \
@@ -76,13 +78,22 @@ token=$(curl -s -u office:office-demo-secret -d "grant_type=authorization_code&c
 [ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper")" = 200 ]
 wrk -t2 -c64 -d"${DURATION}s" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" > "$work/wrk-bootstrap"
 
+echo "== baseline: a Hummingbird route that does nothing (2 threads, 64 connections, ${DURATION} s)"
+.build/release/RouteFloor "$FLOOR_PORT" 2>"$work/floor.log" &
+pids+=($!); floor_pid=$!
+wait_for "http://127.0.0.1:$FLOOR_PORT/floor"
+wrk -t2 -c64 -d"${DURATION}s" --latency "http://127.0.0.1:$FLOOR_PORT/floor" > "$work/wrk-floor"
+kill "$floor_pid" 2>/dev/null || true
+
 bridge_rps=$(rps "$work/wrk-bridge"); peer_rps=$(rps "$work/wrk-peer")
 printf '\n%-44s %12s %10s %10s\n' "code + PKCE redemption ($CONNECTIONS connections)" "requests/s" "p99" "non-2xx"
 printf '%-44s %12s %10s %10s\n' "SignInBridge" "$bridge_rps" "$(p99 "$work/wrk-bridge")" "$(non2xx "$work/wrk-bridge" || true)"
 printf '%-44s %12s %10s %10s\n' "authlib + Flask + gunicorn (baseline)" "$peer_rps" "$(p99 "$work/wrk-peer")" "$(non2xx "$work/wrk-peer" || true)"
 awk -v a="$bridge_rps" -v b="$peer_rps" 'BEGIN { printf "ratio SignInBridge / authlib: %.1fx (goal >= 15x; p99 goal < 20 ms)\n", a / b }'
 printf '\n%-44s %12s %10s %10s\n' "authenticated bootstrap (64 connections)" "$(rps "$work/wrk-bootstrap")" "$(p99 "$work/wrk-bootstrap")" "$(non2xx "$work/wrk-bootstrap" || true)"
+printf '%-44s %12s %10s %10s\n' "Hummingbird route doing nothing (baseline)" "$(rps "$work/wrk-floor")" "$(p99 "$work/wrk-floor")" "$(non2xx "$work/wrk-floor" || true)"
+awk -v a="$(rps "$work/wrk-bootstrap")" -v b="$(rps "$work/wrk-floor")" 'BEGIN { printf "bootstrap / empty route: %.2f\n", a / b }'
 echo "goal >= 22000 requests/s"
-for f in wrk-bridge wrk-peer wrk-bootstrap; do
+for f in wrk-bridge wrk-peer wrk-bootstrap wrk-floor; do
   if grep -q Non-2xx "$work/$f"; then echo "WARNING: $f had non-2xx answers (codes exhausted or errors): the rate above counts them" >&2; fi
 done
