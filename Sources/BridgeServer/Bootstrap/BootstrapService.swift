@@ -32,6 +32,8 @@ struct BootstrapService: Sendable {
     let verifier: AccessTokenVerifier
     let wopiSources: WopiSourcePrefixes
     let users: RecentAnswers<String, UserRecord?>
+    let ecosystemURL: AccessTokenURLTemplate
+    let rootContainerURL: AccessTokenURLTemplate
     let now: @Sendable () -> Date
 
     /// `X-WOPI-SessionContext` is Office's echo of our own `sc` value; anything longer is not ours.
@@ -42,6 +44,8 @@ struct BootstrapService: Sendable {
         self.store = store
         self.verifier = verifier
         self.wopiSources = WopiSourcePrefixes(configuration.wopi.wopiSrcPrefixes)
+        self.ecosystemURL = AccessTokenURLTemplate(configuration.wopi.ecosystemUrlTemplate)
+        self.rootContainerURL = AccessTokenURLTemplate(configuration.wopi.rootContainer.urlTemplate)
         self.users = RecentAnswers(maxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
         self.now = now
     }
@@ -90,7 +94,7 @@ struct BootstrapService: Sendable {
                 let token = try await issueWopiToken(grant: grant, user: user, wopiSource: nil, at: time)
                 let root = configuration.wopi.rootContainer
                 response.rootContainerInfo = RootContainerInfo(
-                    containerPointer: .init(url: Self.fill(root.urlTemplate, token: token.value), name: root.name),
+                    containerPointer: .init(url: rootContainerURL.filled(with: token.value), name: root.name),
                     containerInfo: .init(name: root.name))
             }
             // Any other operation (or none) is a plain bootstrap, as the docs say.
@@ -105,7 +109,7 @@ struct BootstrapService: Sendable {
         let token = try await issueWopiToken(grant: grant, user: user, wopiSource: nil, at: time)
         return BootstrapResponse(
             bootstrap: Bootstrap(
-                ecosystemURL: Self.fill(configuration.wopi.ecosystemUrlTemplate, token: token.value),
+                ecosystemURL: ecosystemURL.filled(with: token.value),
                 userId: user.id, signInName: user.signInName, userFriendlyName: user.friendlyName))
     }
 
@@ -120,10 +124,5 @@ struct BootstrapService: Sendable {
                 digest: secret.digest, grantID: grant.id, userID: user.id, wopiSource: wopiSource, issuedAt: issuedAt,
                 expiresAt: expiresAt))
         return (secret.value, expiresAt)
-    }
-
-    /// Puts the token into a URL template; our tokens are base64url, so percent-encoding is only a safeguard.
-    static func fill(_ template: String, token: String) -> String {
-        template.replacingOccurrences(of: "{access_token}", with: PercentEncoding.encode(token))
     }
 }
