@@ -1,7 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SQLiteNIO
-import Synchronization
 
 /// The embedded default `Store`: one SQLite file in WAL mode (readers never wait for the writer), migrations applied
 /// on open. Every protocol call is atomic: writes run in `BEGIN IMMEDIATE … COMMIT` on the writer connection, under
@@ -27,14 +26,15 @@ public final class SQLiteStore: Store {
     let tokenResponses = WriteBatcher<TokenResponseRecords, Void>(maxBatch: maxBatch)
     let wopiAccessTokens = WriteBatcher<WopiAccessTokenRecord, Void>(maxBatch: maxBatch)
     private let isClosed = NIOLockedValueBox(false)
-    private let changes = Atomic<UInt64>(0)
+    // A lock rather than Synchronization's Atomic, which needs macOS 15 and the package supports macOS 14.
+    private let changes = NIOLockedValueBox<UInt64>(0)
 
-    public var changeCounter: UInt64 { changes.load(ordering: .acquiring) }
+    public var changeCounter: UInt64 { changes.withLockedValue { $0 } }
 
     /// Called after the commit of a change that `changeCounter` counts (never before: a reader that saw the old
     /// counter must also have read the old data, so its answer is dropped).
     func noteChange() {
-        changes.add(1, ordering: .releasing)
+        changes.withLockedValue { $0 += 1 }
     }
 
     private init(writer: SQLiteConnection, reader: SQLiteConnection, checkpointer: WALCheckpointer) {
