@@ -41,8 +41,7 @@ struct InteractionEndpoints: Sendable {
         }
         let csrf = CSRFToken.derive(browserSecret: browserSecret, interactionID: id)
         let formTarget = PageRenderer.formTarget(for: pending.redirectURI)
-        let earliestSignIn = pending.earliestSignIn(requestedAt: record.createdAt, now: environment.now())
-        guard let user = try await signedInUser(request, since: earliestSignIn) else {
+        guard let user = try await signedInUser(request, for: pending, requestedAt: record.createdAt) else {
             if pending.showsNoPages {
                 return try await completion.refuse(
                     digest: record.digest, OAuthError(.other("login_required"), description: "the user must sign in"), method: method,
@@ -128,7 +127,7 @@ struct InteractionEndpoints: Sendable {
         case .failure(let page): return page.response
         case .success(let result): (loaded, form) = result
         }
-        guard let user = try await signedInUser(request) else {
+        guard let user = try await signedInUser(request, for: loaded.pending, requestedAt: loaded.record.createdAt) else {
             return AuthorizeEnvironment.redirect(to: AuthorizeEnvironment.interactionPath(loaded.id), after: .post)
         }
         switch form["decision"] {
@@ -155,11 +154,17 @@ struct InteractionEndpoints: Sendable {
 
     // MARK: Loading and guarding
 
-    /// The user of the browser's session, if it is active and began no earlier than `since`.
-    func signedInUser(_ request: Request, since earliest: Date? = nil) async throws -> UserRecord? {
+    /// The user of the browser's session, if it is active and recent enough for `pending` (`prompt=login`,
+    /// `max_age`). Every step that acts for a user asks here, so a form posted straight to `/consent` cannot skip
+    /// the fresh sign-in the request demands.
+    func signedInUser(
+        _ request: Request, for pending: PendingAuthorization, requestedAt: Date
+    ) async throws -> UserRecord? {
+        let now = environment.now()
+        let earliest = pending.earliestSignIn(requestedAt: requestedAt, now: now) ?? .distantPast
         guard let secret = environment.cookies.sessionSecret(in: request),
-            let session = try await environment.store.activeSession(TokenDigest(of: secret), at: environment.now()),
-            session.createdAt >= earliest ?? .distantPast
+            let session = try await environment.store.activeSession(TokenDigest(of: secret), at: now),
+            session.createdAt >= earliest
         else { return nil }
         return try await environment.store.user(id: session.userID)
     }

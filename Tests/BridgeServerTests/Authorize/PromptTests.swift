@@ -85,6 +85,30 @@ struct PromptTests {
         }
     }
 
+    /// The consent form is posted by the browser: one posted straight to it, with the old session, must not skip
+    /// the fresh sign-in that prompt=login demands.
+    @Test func promptLoginCannotBeSkippedByPostingTheConsentForm() async throws {
+        let bridge = try await AuthorizeFixture.make()
+        try await bridge.app.makeApplication().test(.live) { client in
+            let browser = try await Self.signedInBrowser(client)
+            bridge.clock.advance(by: 120)
+            let signInPage = try await browser.get(AuthorizeEndpointTests.officeAuthorize + "&prompt=login")
+            let signInAction = try #require(signInPage.formAction)
+            #expect(signInAction.hasSuffix("/signin"))
+            var form = FormParameters()
+            let csrf: String = try #require(signInPage.hiddenValue("csrf_token"))
+            form.append("csrf_token", csrf)
+            form.append("decision", "allow")
+            let skipped = try await browser.post(
+                String(signInAction.dropLast("/signin".count)) + "/consent", form: form)
+            // Back to the interaction, which asks for the sign-in again; no code.
+            #expect(skipped.status == .seeOther)
+            #expect(skipped.location?.contains("code=") == false)
+            let next = try await browser.get(try #require(skipped.location))
+            #expect(next.formAction?.hasSuffix("/signin") == true)
+        }
+    }
+
     @Test func promptConsentShowsTheConsentPageAgain() async throws {
         let bridge = try await AuthorizeFixture.make()
         try await bridge.app.makeApplication().test(.live) { client in
