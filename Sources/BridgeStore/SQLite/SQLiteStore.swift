@@ -138,26 +138,17 @@ public final class SQLiteStore: Store {
     /// back on any error. Constraint violations become `StoreError`s naming `what`.
     @discardableResult
     func transaction<T>(_ what: String, _ body: (Transaction) async throws -> T) async throws -> T {
-        guard !isClosed.withLockedValue({ $0 }) else { throw StoreError.closed }
-        await writeLock.acquire()
-        let tx = Transaction(connection: writer)
-        do {
+        try await underWriteLock(what) {
+            let tx = Transaction(connection: writer)
             try await tx.query("BEGIN IMMEDIATE")
             do {
                 let result = try await body(tx)
                 try await tx.query("COMMIT")
-                await writeLock.release()
                 return result
             } catch {
                 _ = try? await tx.query("ROLLBACK")
                 throw error
             }
-        } catch let error as SQLiteError {
-            await writeLock.release()
-            throw Self.storeError(error, what: what)
-        } catch {
-            await writeLock.release()
-            throw error
         }
     }
 
@@ -170,20 +161,23 @@ public final class SQLiteStore: Store {
 
     /// `write` for a statement with a `RETURNING` clause: the rows it changed.
     func writeReturning(_ what: String, _ sql: String, _ binds: [SQLiteData]) async throws -> [SQLiteRow] {
+        try await underWriteLock(what) { try await writer.query(sql, binds) }
+    }
+
+    /// Runs `body` holding the write lock, released on every path; SQLite errors become `StoreError`s naming `what`.
+    private func underWriteLock<T>(_ what: String, _ body: () async throws -> T) async throws -> T {
         guard !isClosed.withLockedValue({ $0 }) else { throw StoreError.closed }
         await writeLock.acquire()
-        let rows: [SQLiteRow]
+        let outcome: Result<T, any Error>
         do {
-            rows = try await writer.query(sql, binds)
+            outcome = .success(try await body())
         } catch let error as SQLiteError {
-            await writeLock.release()
-            throw Self.storeError(error, what: what)
+            outcome = .failure(Self.storeError(error, what: what))
         } catch {
-            await writeLock.release()
-            throw error
+            outcome = .failure(error)
         }
         await writeLock.release()
-        return rows
+        return try outcome.get()
     }
 
     /// One read statement on the reader connection (a consistent snapshot in WAL mode).
