@@ -1,3 +1,5 @@
+import SignInProtocol
+
 /// The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1). Office's docs also write
 /// `Bearer: <token>` (PROTOCOL.md §1), so a colon after the scheme is accepted too.
 ///
@@ -10,8 +12,7 @@ struct BearerCredential: Sendable, Hashable {
         guard let value, value.utf8.count <= maxBytes else { return nil }
         // Bytes, not Characters: this runs on every bootstrap request, and a JWT is several hundred bytes long.
         let bytes = value.utf8
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        var start = bytes.firstIndex { !isSpace($0) } ?? bytes.endIndex
+        var start = bytes.firstIndex { !HTTPWhitespace.isWhitespace($0) } ?? bytes.endIndex
         let scheme = Array(bytes[start...].prefix(6)).map { $0 | 0x20 }  // ASCII lower case; non-letters fail below
         guard scheme == Array("bearer".utf8) else { return nil }
         start = bytes.index(start, offsetBy: 6)
@@ -21,10 +22,10 @@ struct BearerCredential: Sendable, Hashable {
             start = bytes.index(after: start)
             separated = true
         }
-        let tokenStart = bytes[start...].firstIndex { !isSpace($0) } ?? bytes.endIndex
-        guard separated || tokenStart != start else { return nil }
-        let tokenEnd = bytes[tokenStart...].lastIndex { !isSpace($0) }.map(bytes.index(after:)) ?? tokenStart
-        let candidate = String(Substring(bytes[tokenStart..<tokenEnd]))
+        let rest = value[start...]
+        let token = HTTPWhitespace.trimmed(rest)
+        guard separated || token.startIndex != rest.startIndex else { return nil }
+        let candidate = String(token)
         guard !candidate.isEmpty, Self.isB64Token(candidate) else { return nil }
         self.token = candidate
     }

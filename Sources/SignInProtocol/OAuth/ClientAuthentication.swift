@@ -41,13 +41,7 @@ public struct ClientAuthentication: Sendable, Hashable, CustomStringConvertible 
         guard let space = trimmed.firstIndex(of: " "), trimmed[..<space].asciiLowercased() == "basic" else {
             throw .invalidClientAuthentication(reason: "the Authorization header must use the Basic scheme")
         }
-        // Spaces and tabs (RFC 9110 §5.6.3), trimmed on bytes: Foundation's trimmingCharacters showed in the token
-        // endpoint's profile.
-        let credentials = trimmed[trimmed.index(after: space)...].utf8
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        let start = credentials.firstIndex { !isSpace($0) } ?? credentials.endIndex
-        let end = credentials[start...].lastIndex { !isSpace($0) }.map(credentials.index(after:)) ?? start
-        let token = String(Substring(credentials[start..<end]))
+        let token = String(HTTPWhitespace.trimmed(trimmed[trimmed.index(after: space)...]))
         guard let data = Data(base64Encoded: token), let decoded = String(data: data, encoding: .utf8) else {
             throw .invalidClientAuthentication(reason: "the Basic credentials are not base64 of UTF-8 text")
         }
