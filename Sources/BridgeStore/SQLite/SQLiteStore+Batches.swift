@@ -63,8 +63,8 @@ extension SQLiteStore {
 
     // MARK: Token responses
 
-    func recordTokenResponses(_ items: [TokenResponseRecords]) async throws -> [Result<Void, any Error>] {
-        do {
+    func recordTokenResponses(_ items: [TokenResponseRecords]) async -> [Result<Void, any Error>] {
+        await Self.writeTogether(items) {
             try await write(
                 "access token",
                 "INSERT INTO token_responses VALUES " + Self.placeholders(rows: items.count, columns: 10),
@@ -72,35 +72,37 @@ extension SQLiteStore {
                     Self.binds(item.access)
                         + (item.refresh.map(Self.binds) ?? Array(repeating: .null, count: 6))
                 })
-            return items.map { _ in .success(()) }
-        } catch {
-            var results: [Result<Void, any Error>] = []
-            for item in items {
-                do {
-                    try await recordOneTokenResponse(access: item.access, refresh: item.refresh)
-                    results.append(.success(()))
-                } catch {
-                    results.append(.failure(error))
-                }
-            }
-            return results
+        } alone: { item in
+            try await recordOneTokenResponse(access: item.access, refresh: item.refresh)
         }
     }
 
     // MARK: WOPI access tokens
 
-    func insertWopiAccessTokens(_ tokens: [WopiAccessTokenRecord]) async throws -> [Result<Void, any Error>] {
+    func insertWopiAccessTokens(_ tokens: [WopiAccessTokenRecord]) async -> [Result<Void, any Error>] {
         let sql = """
             INSERT INTO wopi_access_tokens (digest, grant_id, user_id, wopi_source, issued_at, expires_at) VALUES
             """
-        do {
+        return await Self.writeTogether(tokens) {
             try await write("WOPI access token", sql + Self.placeholders(rows: tokens.count, columns: 6), tokens.flatMap(Self.binds))
-            return tokens.map { _ in .success(()) }
+        } alone: { token in
+            try await write("WOPI access token", sql + Self.placeholders(rows: 1, columns: 6), Self.binds(token))
+        }
+    }
+
+    /// Runs `together` (one atomic statement for every item); if it fails, runs `alone` for each item, so that only
+    /// the faulty ones fail and each with its own error.
+    static func writeTogether<Item>(
+        _ items: [Item], _ together: () async throws -> Void, alone: (Item) async throws -> Void
+    ) async -> [Result<Void, any Error>] {
+        do {
+            try await together()
+            return items.map { _ in .success(()) }
         } catch {
             var results: [Result<Void, any Error>] = []
-            for token in tokens {
+            for item in items {
                 do {
-                    try await write("WOPI access token", sql + Self.placeholders(rows: 1, columns: 6), Self.binds(token))
+                    try await alone(item)
                     results.append(.success(()))
                 } catch {
                     results.append(.failure(error))
