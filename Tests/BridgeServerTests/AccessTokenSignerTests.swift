@@ -17,10 +17,7 @@ struct AccessTokenSignerTests {
     }
 
     static func decodedPart(_ token: String, _ index: Int) throws -> [String: Any] {
-        var part = String(token.split(separator: ".")[index]).replacingOccurrences(of: "-", with: "+")
-            .replacingOccurrences(of: "_", with: "/")
-        while part.count % 4 != 0 { part += "=" }
-        let data = try #require(Data(base64Encoded: part))
+        let data = try #require(Data(base64URL: String(token.split(separator: ".")[index])))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

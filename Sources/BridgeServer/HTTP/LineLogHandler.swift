@@ -33,7 +33,7 @@ public struct LineLogHandler: LogHandler {
         let line: String
         switch format {
         case .logfmt: line = fields.map { "\($0.0)=\(Self.logfmtValue($0.1))" }.joined(separator: " ")
-        case .json: line = "{" + fields.map { "\(Self.jsonString($0.0)):\(Self.jsonString($0.1))" }.joined(separator: ",") + "}"
+        case .json: line = "{" + fields.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",") + "}"
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
@@ -47,10 +47,6 @@ public struct LineLogHandler: LogHandler {
     static func logfmtValue(_ value: String) -> String {
         let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "=" || $0 == "\"" || $0.isNewline }
         guard needsQuotes else { return value }
-        return jsonString(value)
-    }
-
-    static func jsonString(_ value: String) -> String {
-        JSONText.quoted(value)
+        return JSONText.quoted(value)
     }
 }

@@ -31,7 +31,7 @@ public enum PKCE {
         public static func random(using generator: inout some RandomNumberGenerator) -> Verifier {
             let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
             // Cannot fail: base64url of 32 bytes is 43 unreserved characters.
-            return try! Verifier(PKCE.base64URL(bytes))
+            return try! Verifier(Base64URL.encode(bytes))
         }
 
         /// The challenge to send in the authorization request.
@@ -198,13 +198,9 @@ public enum PKCE {
         return nil
     }
 
+    /// Base64url without padding of the SHA-256 (RFC 7636 §4.2, Appendix A).
     static func s256(_ verifier: String) -> String {
-        base64URL(Array(SHA256.hash(data: Array(verifier.utf8))))
-    }
-
-    /// Base64url without padding (RFC 7636 Appendix A).
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Base64URL.encode(bytes)
+        Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
     }
 
     static func isBase64URLByte(_ byte: UInt8) -> Bool {
