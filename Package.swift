@@ -38,15 +38,28 @@ let package = Package(
             name: "SignInProtocol",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
-        // Persistence behind one `Store` protocol; SQLite (sqlite-nio) is the embedded default.
+        // The store's protocols and records, in the language of the domain; no database here.
         .target(
             name: "BridgeStore",
             dependencies: [
                 "SignInProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // The embedded default store: one SQLite file (sqlite-nio).
+        .target(
+            name: "BridgeStoreSQLite",
+            dependencies: [
+                "BridgeStore",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
+        ),
+        // The store contract as a library: every store target's tests run these checks unchanged.
+        .target(
+            name: "BridgeStoreTesting",
+            dependencies: ["BridgeStore"]
         ),
         // The HTTP server: configuration, signing keys, routes over services.
         .target(
@@ -90,6 +103,7 @@ let package = Package(
             dependencies: [
                 "BridgeServer",
                 "BridgeStore",
+                "BridgeStoreSQLite",
                 "SignInProtocol",
                 "ManifestLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -123,14 +137,15 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "BridgeStoreTests",
-            dependencies: ["BridgeStore"]
+            name: "BridgeStoreSQLiteTests",
+            dependencies: ["BridgeStore", "BridgeStoreSQLite", "BridgeStoreTesting"]
         ),
         .testTarget(
             name: "BridgeServerTests",
             dependencies: [
                 "BridgeServer",
                 "BridgeStore",
+                "BridgeStoreSQLite",
                 "SignInProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BridgeServer
 import BridgeStore
+import BridgeStoreSQLite
 import Logging
 
 /// Opens what `serve` and `token issue` share: the store and the signing keys named by the configuration.
