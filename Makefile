@@ -23,6 +23,7 @@ release: deps
 
 test: test-deps
 	$(SWIFT) test
+	python3 scripts/test/crash_recovery.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
 	@$(MAKE) --no-print-directory e2e
 

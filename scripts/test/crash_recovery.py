@@ -8,6 +8,7 @@ SIGNIN_BRIDGE_STORE_URL), signs the demo user in once, then runs in threads unti
 Meanwhile the server is killed with SIGKILL --kills times at random moments and started again. A request whose answer
 was lost in a kill leaves its token's fate unknown (RFC 9700 §4.14.2 then calls a retry a replay), so that chain is
 dropped and a new one started. At the end:
+- every refresh token answered with a 200 and held across a kill works after the restart;
 - the newest refresh token of every chain that was answered with a 200 works exactly once (200, then 400);
 - no code was redeemed twice (at most one 200 per code, however often it was presented across kills).
 Prints the counts and ends with the line "N passed, N failed"; exits 1 on any failure.
@@ -35,6 +36,8 @@ class Traffic:
         self.code_successes = {}        # code -> number of 200 answers
         self.browser = Browser(port)
         self.failures = []
+        self.epoch = 0                  # restarts so far
+        self.survived = 0               # tokens answered before a kill and refreshed after it
 
     def new_code(self):
         while not self.stop.is_set():
@@ -56,14 +59,19 @@ class Traffic:
                 continue
             if status != 200:
                 continue
-            token = body["refresh_token"]
+            token, received = body["refresh_token"], self.epoch
             while True:
                 if self.stop.is_set():
                     with self.lock:
                         self.final_tokens.append(token)
                     return
+                # Holding the token a little lets kills land between answers, not only during requests.
+                time.sleep(random.uniform(0, 0.05))
                 try:
                     status, body = refresh(self.port, token)
+                except ConnectionRefusedError:
+                    time.sleep(0.05)    # the server is down: the request never left, the token is still live
+                    continue
                 except OSError:
                     with self.lock:
                         self.lost_answers += 1
@@ -72,9 +80,11 @@ class Traffic:
                     with self.lock:
                         self.failures.append(f"refresh of a 200-answered token got {status} {body}")
                     break
-                token = body["refresh_token"]
                 with self.lock:
                     self.answered_refreshes += 1
+                    if self.epoch > received:
+                        self.survived += 1
+                token, received = body["refresh_token"], self.epoch
 
     def redemptions(self):
         while not self.stop.is_set():
@@ -117,6 +127,7 @@ def main():
             time.sleep(randomness.uniform(0.4, 1.2))
             server.kill()
             server.start()
+            traffic.epoch += 1
         time.sleep(1.0)
     except Exception as error:
         failures.append(f"restart: {error}")
@@ -137,7 +148,8 @@ def main():
         failures.append(f"{len(doubles)} codes were redeemed twice")
     server.stop()
     print(f"crash recovery: {arguments.kills} kills; {traffic.answered_refreshes} refreshes answered; "
-          f"{traffic.lost_answers} answers lost in kills; {worked}/{len(traffic.final_tokens)} final refresh tokens "
+          f"{traffic.lost_answers} answers lost in kills; {traffic.survived} refresh tokens answered before a kill "
+          f"worked after it; {worked}/{len(traffic.final_tokens)} final refresh tokens "
           f"worked exactly once; {len(traffic.code_successes)} codes presented twice, {len(doubles)} redeemed twice")
     for failure in failures:
         print("FAIL", failure)
