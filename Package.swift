@@ -27,8 +27,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // Bundled SQLite 3.54 on NIO's thread pool; chosen over GRDB by measurement (see BridgeStore/SQLite).
-        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // Round-trip property tests (tests only; SignInProtocol itself depends on nothing but swift-crypto).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -47,13 +45,20 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        // The embedded default store: one SQLite file (sqlite-nio).
+        // SQLite's C API (Debian's libsqlite3-dev), for the embedded store's thin wrapper.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The embedded default store: one SQLite file, a writer thread and reader threads (BridgeStoreSQLite/Engine).
         .target(
             name: "BridgeStoreSQLite",
             dependencies: [
                 "BridgeStore",
+                "CSQLite",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The store contract as a library: every store target's tests run these checks unchanged.

@@ -1,6 +1,5 @@
 import BridgeStore
 import Foundation
-import SQLiteNIO
 
 /// A column had an unexpected type or was missing: the file was changed outside SignInBridge.
 struct SQLiteColumnError: Error, CustomStringConvertible {

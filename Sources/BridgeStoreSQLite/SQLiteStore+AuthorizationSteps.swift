@@ -1,6 +1,5 @@
 import BridgeStore
 import Foundation
-import SQLiteNIO
 
 /// The authorize flow's steps, each one transaction on the writer connection (`Store`'s "one call per step").
 extension SQLiteStore {
@@ -8,9 +7,9 @@ extension SQLiteStore {
         _ pending: PendingAuthorizationRecord, session: TokenDigest?, issue: CodeIssue, park: Bool, at now: Date
     ) async throws -> AuthorizationProgress {
         try await transaction("authorization request") { tx in
-            let progress = try await Self.decide(pending, session: session, allowing: false, issue: issue, at: now, in: tx)
+            let progress = try Self.decide(pending, session: session, allowing: false, issue: issue, at: now, in: tx)
             if case .issued = progress { return progress }
-            if park { try await Self.insertPending(pending, in: tx) }
+            if park { try Self.insertPending(pending, in: tx) }
             return progress
         }
     }
@@ -21,15 +20,15 @@ extension SQLiteStore {
     ) async throws -> AuthorizationContinuation {
         try await transaction("authorization step") { tx in
             guard
-                let pending = try await tx.query(
+                let pending = try tx.query(
                     "SELECT * FROM pending_authorizations WHERE digest = ? AND expires_at > ?",
                     [.text(interaction.hex), .millis(now)]
                 ).first.map(Self.pendingAuthorization)
             else { return .unknown }
             guard browser == pending.browserDigest else { return .otherBrowser(pending) }
-            let progress = try await Self.decide(pending, session: session, allowing: consent, issue: issue, at: now, in: tx)
+            let progress = try Self.decide(pending, session: session, allowing: consent, issue: issue, at: now, in: tx)
             if case .issued = progress {
-                try await tx.query("DELETE FROM pending_authorizations WHERE digest = ?", [.text(interaction.hex)])
+                try tx.query("DELETE FROM pending_authorizations WHERE digest = ?", [.text(interaction.hex)])
             }
             return .progress(pending, progress)
         }
@@ -61,8 +60,8 @@ extension SQLiteStore {
 
     public func completeSignIn(_ session: SessionRecord, clearingFailuresOf key: String) async throws {
         try await transaction("session") { tx in
-            try await Self.insertSession(session, in: tx)
-            try await tx.query("DELETE FROM sign_in_failures WHERE key = ?", [.text(key)])
+            try Self.insertSession(session, in: tx)
+            try tx.query("DELETE FROM sign_in_failures WHERE key = ?", [.text(key)])
         }
     }
 
@@ -71,9 +70,9 @@ extension SQLiteStore {
     static func decide(
         _ pending: PendingAuthorizationRecord, session: TokenDigest?, allowing: Bool, issue: CodeIssue, at now: Date,
         in tx: Transaction
-    ) async throws -> AuthorizationProgress {
+    ) throws -> AuthorizationProgress {
         guard let session,
-            let row = try await tx.query(
+            let row = try tx.query(
                 """
                 SELECT s.created_at AS s_created_at, s.expires_at AS s_expires_at, u.id AS u_id,
                     u.sign_in_name AS u_sign_in_name, u.friendly_name AS u_friendly_name,
@@ -96,14 +95,14 @@ extension SQLiteStore {
         if allowing {
             consent = AuthorizationDecision.consentAfterAllowing(
                 terms, previous: consent, userID: user.id, clientID: pending.clientID, at: now)
-            try await upsertConsent(consent!, in: tx)
+            try upsertConsent(consent!, in: tx)
             // The user has just answered the consent page, so it was asked, whatever the rule was.
             terms.consent = .notNeeded
         }
         guard AuthorizationDecision.consentSuffices(consent, for: terms) else { return .needsConsent(user) }
         let (grant, code) = AuthorizationDecision.issued(pending, user: user, issue: issue, at: now)
-        try await insertGrant(grant, in: tx)
-        try await insertCode(code, in: tx)
+        try insertGrant(grant, in: tx)
+        try insertCode(code, in: tx)
         return .issued(grant, code, user)
     }
 }

@@ -1,6 +1,5 @@
 import BridgeStore
 import Foundation
-import SQLiteNIO
 
 /// The hot writes of the token endpoint and the bootstrapper, grouped by `WriteBatcher`: concurrent callers share one
 /// multi-row statement (and one commit). A batch that fails is run again one item at a time, so each caller gets
@@ -35,7 +34,7 @@ extension SQLiteStore {
     ) async throws -> [Result<(AuthorizationCodeRecord, GrantRecord)?, any Error>] {
         do {
             let (consumed, contextChanged) = try await transaction("authorization code redemption") { tx in
-                try await Self.consumeCodes(attempts, in: tx)
+                try Self.consumeCodes(attempts, in: tx)
             }
             if contextChanged { noteChange() }
             return consumed.map { .success($0) }
@@ -51,14 +50,14 @@ extension SQLiteStore {
     /// The batch's statements; also says whether a session context changed (`changeCounter` moves after commit).
     static func consumeCodes(
         _ attempts: [CodeConsumption], in tx: Transaction
-    ) async throws -> ([(AuthorizationCodeRecord, GrantRecord)?], Bool) {
+    ) throws -> ([(AuthorizationCodeRecord, GrantRecord)?], Bool) {
         var firstOccurrence: [String: Int] = [:]
         var binds: [SQLiteData] = []
         for (index, attempt) in attempts.enumerated() where firstOccurrence[attempt.digest.hex] == nil {
             firstOccurrence[attempt.digest.hex] = index
             binds += [.text(attempt.digest.hex), .millis(attempt.now)]
         }
-        let rows = try await tx.query(
+        let rows = try tx.query(
             """
             UPDATE authorization_codes SET redeemed_at = v.column2
             FROM (VALUES \(Self.placeholders(rows: firstOccurrence.count, columns: 2))) AS v
@@ -82,14 +81,14 @@ extension SQLiteStore {
             var grant = try Self.grant(row, prefix: "g_")
             if let issuing = attempt.issuing { responses.append(Self.tokenResponse(issuing, for: code)) }
             if let context = attempt.sessionContext, context != grant.sessionContext {
-                try await tx.query(
+                try tx.query(
                     "UPDATE grants SET session_context = ? WHERE id = ?", [.text(context), .text(grant.id.rawValue)])
                 grant.sessionContext = context
                 contextChanged = true
             }
             results.append((code, grant))
         }
-        if !responses.isEmpty { try await tx.query(insertTokenResponsesSQL(count: responses.count), Self.binds(responses)) }
+        if !responses.isEmpty { try tx.query(insertTokenResponsesSQL(count: responses.count), Self.binds(responses)) }
         return (results, contextChanged)
     }
 

@@ -1,6 +1,5 @@
 import BridgeStore
 import Foundation
-import SQLiteNIO
 
 /// The bootstrap step, group-committed: concurrent bootstraps share one `INSERT … SELECT … RETURNING` that records
 /// the WOPI tokens of every attempt whose access token, grant and user are live, and reads back their grant and user

@@ -1,6 +1,5 @@
 import BridgeStore
 import Foundation
-import SQLiteNIO
 
 extension SQLiteStore {
     public func refreshTokenStatus(_ digest: TokenDigest, at now: Date) async throws -> RefreshTokenStatus {
@@ -10,11 +9,11 @@ extension SQLiteStore {
     public func revokeRefreshToken(_ digest: TokenDigest, clientID: String, at now: Date) async throws -> RefreshTokenStatus {
         defer { noteChange() }
         return try await transaction("refresh token revocation") { tx in
-            let row = try await tx.query(Self.refreshTokenStatusSQL, [.text(digest.hex)]).first
+            let row = try tx.query(Self.refreshTokenStatusSQL, [.text(digest.hex)]).first
             let status = try Self.refreshTokenStatus(digest, row: row, at: now)
             switch status {
             case .active(let record, _), .rotated(let record), .expired(let record), .revoked(let record):
-                if record.clientID == clientID { try await Self.revokeGrant(record.grantID, at: now, in: tx) }
+                if record.clientID == clientID { try Self.revokeGrant(record.grantID, at: now, in: tx) }
             case .unknown:
                 break
             }

@@ -1,6 +1,5 @@
 import BridgeStore
 import Foundation
-import SQLiteNIO
 
 // MARK: Users
 
@@ -8,9 +7,9 @@ extension SQLiteStore {
     public func deleteUser(id: String) async throws -> Bool {
         defer { noteChange() }
         return try await transaction("user deletion") { tx in
-            try await tx.query("DELETE FROM consents WHERE user_id = ?", [.text(id)])
-            try await tx.query("DELETE FROM users WHERE id = ?", [.text(id)])
-            return try await tx.changes() == 1
+            try tx.query("DELETE FROM consents WHERE user_id = ?", [.text(id)])
+            try tx.query("DELETE FROM users WHERE id = ?", [.text(id)])
+            return tx.changes() == 1
         }
     }
 }
@@ -19,12 +18,12 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     public func savePendingAuthorization(_ record: PendingAuthorizationRecord) async throws {
-        try await transaction("pending authorization") { tx in try await Self.insertPending(record, in: tx) }
+        try await transaction("pending authorization") { tx in try Self.insertPending(record, in: tx) }
     }
 
-    static func insertPending(_ record: PendingAuthorizationRecord, in tx: Transaction) async throws {
+    static func insertPending(_ record: PendingAuthorizationRecord, in tx: Transaction) throws {
         let terms = record.terms
-        try await tx.query(
+        try tx.query(
             """
             INSERT INTO pending_authorizations
                 (digest, client_id, browser_digest, csrf_digest, payload, created_at, expires_at, redirect_uri, scope,
@@ -50,7 +49,7 @@ extension SQLiteStore {
     public func takePendingAuthorization(_ digest: TokenDigest, at now: Date) async throws -> PendingAuthorizationRecord? {
         try await transaction("pending authorization") { tx in
             // DELETE … RETURNING: the read and the removal are one statement, so two submissions cannot both win.
-            try await tx.query(
+            try tx.query(
                 "DELETE FROM pending_authorizations WHERE digest = ? AND expires_at > ? RETURNING *",
                 [.text(digest.hex), .millis(now)]
             ).first.map(Self.pendingAuthorization)
@@ -85,11 +84,11 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     public func saveConsent(_ consent: ConsentRecord) async throws {
-        try await transaction("consent") { tx in try await Self.upsertConsent(consent, in: tx) }
+        try await transaction("consent") { tx in try Self.upsertConsent(consent, in: tx) }
     }
 
-    static func upsertConsent(_ consent: ConsentRecord, in tx: Transaction) async throws {
-        try await tx.query(
+    static func upsertConsent(_ consent: ConsentRecord, in tx: Transaction) throws {
+        try tx.query(
             """
             INSERT INTO consents (user_id, client_id, scope, granted_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (user_id, client_id) DO UPDATE SET scope = excluded.scope, granted_at = excluded.granted_at
@@ -113,7 +112,7 @@ extension SQLiteStore {
     public func recordSignInFailure(keys: [String], at now: Date) async throws {
         try await transaction("sign-in failure") { tx in
             for key in keys {
-                try await tx.query("INSERT INTO sign_in_failures (key, failed_at) VALUES (?, ?)", [.text(key), .millis(now)])
+                try tx.query("INSERT INTO sign_in_failures (key, failed_at) VALUES (?, ?)", [.text(key), .millis(now)])
             }
         }
     }
@@ -132,7 +131,7 @@ extension SQLiteStore {
 
     public func clearSignInFailures(key: String) async throws {
         try await transaction("sign-in failures") { tx in
-            try await tx.query("DELETE FROM sign_in_failures WHERE key = ?", [.text(key)])
+            try tx.query("DELETE FROM sign_in_failures WHERE key = ?", [.text(key)])
         }
     }
 }

@@ -1,6 +1,5 @@
 import BridgeStore
 import Foundation
-import SQLiteNIO
 
 // MARK: Access tokens
 
@@ -16,19 +15,19 @@ extension SQLiteStore {
     /// `recordTokenResponse` for one response in its own transaction (the batch's fallback).
     func recordOneTokenResponse(access: AccessTokenRecord, refresh: RefreshTokenRecord?) async throws {
         try await transaction("access token \(access.tokenID)") { tx in
-            try await Self.insertAccessToken(access, in: tx)
+            try Self.insertAccessToken(access, in: tx)
             guard let refresh else { return }
             // Named as `issueRefreshToken` names it; the transaction maps only the access token's faults.
             do {
-                try await Self.insertRefreshToken(refresh, in: tx)
+                try Self.insertRefreshToken(refresh, in: tx)
             } catch let error as SQLiteError {
                 throw Self.storeError(error, what: "refresh token")
             }
         }
     }
 
-    static func insertAccessToken(_ token: AccessTokenRecord, in tx: Transaction) async throws {
-        try await tx.query(insertAccessTokenSQL, binds(token))
+    static func insertAccessToken(_ token: AccessTokenRecord, in tx: Transaction) throws {
+        try tx.query(insertAccessTokenSQL, binds(token))
     }
 
     static let insertAccessTokenSQL =
@@ -63,10 +62,10 @@ extension SQLiteStore {
     public func revokeAccessToken(tokenID: String, at now: Date) async throws -> Bool {
         defer { noteChange() }
         return try await transaction("access token revocation") { tx in
-            try await tx.query(
+            try tx.query(
                 "UPDATE access_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE token_id = ?",
                 [.millis(now), .text(tokenID)])
-            return try await tx.changes() == 1
+            return tx.changes() == 1
         }
     }
 }
@@ -105,11 +104,11 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     public func issueAuthorizationCode(_ code: AuthorizationCodeRecord) async throws {
-        try await transaction("authorization code") { tx in try await Self.insertCode(code, in: tx) }
+        try await transaction("authorization code") { tx in try Self.insertCode(code, in: tx) }
     }
 
-    static func insertCode(_ code: AuthorizationCodeRecord, in tx: Transaction) async throws {
-        try await tx.query(
+    static func insertCode(_ code: AuthorizationCodeRecord, in tx: Transaction) throws {
+        try tx.query(
             """
             INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
                 code_challenge_method, scope, issued_at, expires_at)
@@ -135,7 +134,7 @@ extension SQLiteStore {
         defer { noteChange() }
         return try await transaction("authorization code redemption") { tx in
             guard
-                let row = try await tx.query(
+                let row = try tx.query(
                     """
                     SELECT c.*, g.revoked_at AS grant_revoked_at, g.id AS g_id, g.user_id AS g_user_id,
                         g.client_id AS g_client_id, g.scope AS g_scope, g.session_context AS g_session_context,
@@ -148,7 +147,7 @@ extension SQLiteStore {
             let grantID = GrantID(try row.text("grant_id"))
             // Replay first: a second redemption must revoke the grant even after the code expired.
             if try row.optionalInt64("redeemed_at") != nil {
-                try await Self.revokeGrant(grantID, at: now, in: tx)
+                try Self.revokeGrant(grantID, at: now, in: tx)
                 return .replayed(grantID)
             }
             if try row.optionalInt64("grant_revoked_at") != nil { return .revoked }
@@ -156,7 +155,7 @@ extension SQLiteStore {
             if expiresAt <= now { return .expired }
             // Only a code consumed between the batch and this transaction's start is left (it is a replay above);
             // this path redeems a code the batch missed, as a lone redemption would.
-            let (consumed, _) = try await Self.consumeCodes([attempt], in: tx)
+            let (consumed, _) = try Self.consumeCodes([attempt], in: tx)
             guard let (code, grant) = consumed[0] else { return .unknown }
             return .redeemed(code, grant)
         }
@@ -175,7 +174,7 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     public func issueRefreshToken(_ token: RefreshTokenRecord) async throws {
-        try await transaction("refresh token") { tx in try await Self.insertRefreshToken(token, in: tx) }
+        try await transaction("refresh token") { tx in try Self.insertRefreshToken(token, in: tx) }
     }
 
     public func rotateRefreshToken(
@@ -184,7 +183,7 @@ extension SQLiteStore {
         defer { noteChange() }
         return try await transaction("refresh token rotation") { tx in
             guard
-                let row = try await tx.query(
+                let row = try tx.query(
                     """
                     SELECT r.*, g.revoked_at AS grant_revoked_at FROM refresh_tokens r
                     JOIN grants g ON g.id = r.grant_id WHERE r.digest = ?
@@ -195,20 +194,20 @@ extension SQLiteStore {
             let grantID = GrantID(try row.text("grant_id"))
             let rotatedAt = try row.optionalDate("rotated_at")
             if let rotatedAt, reuseGrace <= 0 || now < rotatedAt || now.timeIntervalSince(rotatedAt) > reuseGrace {
-                try await Self.revokeGrant(grantID, at: now, in: tx)
+                try Self.revokeGrant(grantID, at: now, in: tx)
                 return .replayed(grantID)
             }
             if try row.optionalInt64("grant_revoked_at") != nil { return .revoked }
             let expiresAt = try row.optionalDate("expires_at")
             if let expiresAt, expiresAt <= now { return .expired }
             if rotatedAt == nil {
-                try await tx.query(
+                try tx.query(
                     "UPDATE refresh_tokens SET rotated_at = ? WHERE digest = ?", [.millis(now), .text(presented.hex)])
             }
             // The replacement always joins the presented token's grant, whatever the caller put in it.
             var replacement = replacement
             replacement.grantID = grantID
-            try await Self.insertRefreshToken(replacement, in: tx)
+            try Self.insertRefreshToken(replacement, in: tx)
             return .rotated(
                 previous: RefreshTokenRecord(
                     digest: presented, grantID: grantID, clientID: try row.text("client_id"),
@@ -216,8 +215,8 @@ extension SQLiteStore {
         }
     }
 
-    static func insertRefreshToken(_ token: RefreshTokenRecord, in tx: Transaction) async throws {
-        try await tx.query(
+    static func insertRefreshToken(_ token: RefreshTokenRecord, in tx: Transaction) throws {
+        try tx.query(
             """
             INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
             VALUES (?, ?, ?, ?, ?, ?)
@@ -240,7 +239,7 @@ extension SQLiteStore {
         defer { noteChange() }
         return try await transaction("refresh token rotation") { tx in
             guard
-                let row = try await tx.query(
+                let row = try tx.query(
                     """
                     SELECT r.*, g.id AS g_id, g.user_id AS g_user_id, g.client_id AS g_client_id, g.scope AS g_scope,
                         g.session_context AS g_session_context, g.created_at AS g_created_at,
@@ -260,21 +259,21 @@ extension SQLiteStore {
             else { return .scopeTooWide(previous) }
             let rotatedAt = try row.optionalDate("rotated_at")
             if let rotatedAt, reuseGrace <= 0 || now < rotatedAt || now.timeIntervalSince(rotatedAt) > reuseGrace {
-                try await Self.revokeGrant(grant.id, at: now, in: tx)
+                try Self.revokeGrant(grant.id, at: now, in: tx)
                 return .replayed(grant.id)
             }
             if grant.revokedAt != nil { return .revoked }
             if let expiresAt = previous.expiresAt, expiresAt <= now { return .expired }
             if rotatedAt == nil {
-                try await tx.query(
+                try tx.query(
                     "UPDATE refresh_tokens SET rotated_at = ? WHERE digest = ?", [.millis(now), .text(request.presented.hex)])
             }
             let (access, refresh) = request.issuing.records(
                 grant: grant.id, clientID: previous.clientID, accessScope: accessScope, refreshScope: previous.scope)
             let response = TokenResponseRecords(access: access, refresh: refresh)
-            try await tx.query(Self.insertTokenResponsesSQL(count: 1), Self.binds([response]))
+            try tx.query(Self.insertTokenResponsesSQL(count: 1), Self.binds([response]))
             if let context = request.sessionContext, context != grant.sessionContext {
-                try await tx.query(
+                try tx.query(
                     "UPDATE grants SET session_context = ? WHERE id = ?", [.text(context), .text(grant.id.rawValue)])
                 grant.sessionContext = context
             }

@@ -1,17 +1,16 @@
 import BridgeStore
 import Foundation
 import NIOConcurrencyHelpers
-import SQLiteNIO
 
-/// The embedded default `Store`: one SQLite file in WAL mode (readers never wait for the writer), migrations applied
-/// on open. Every protocol call is atomic: writes run in `BEGIN IMMEDIATE … COMMIT` on the writer connection, under
-/// a lock, so they stay atomic when several processes share the file (`signin-bridge token issue` while `serve` runs).
+/// The embedded default `Store`: one SQLite file in WAL mode, migrations applied on open. Every protocol call is
+/// atomic: writes run in `BEGIN IMMEDIATE … COMMIT` on the writer connection, so they stay atomic when several
+/// processes share the file (`signin-bridge token issue` while `serve` runs).
 ///
-/// Why sqlite-nio rather than GRDB or SQLKit: measured on this project's machine (16 concurrent tasks, WAL,
-/// synchronous=NORMAL for both), sqlite-nio did 2–4× GRDB's inserts and atomic `UPDATE … RETURNING` redemptions and
-/// about 10× its point reads through the async API; it bundles SQLite 3.54 (no system library, same on every host)
-/// and runs on the NIO thread pool the server already has. SQLKit would only add a query builder; the store's few
-/// single-use statements are written by hand for each database and kept honest by the shared contract tests.
+/// The engine is SQLite's C API behind a thin wrapper (`SQLiteConnection`, `SQLiteWorker`): one writer thread that
+/// runs each step's whole transaction in one closure, read connections on threads of their own that never wait for
+/// it, and statements prepared once. Measured against sqlite-nio, which ran every statement as a thread-pool job and
+/// prepared it again each time, in the same full code flow benchmark (`scripts/bench/flow.sh`): see the README.
+/// Concurrent writes of one kind still share one transaction (`WriteBatcher`, group commit).
 public final class SQLiteStore: Store {
     /// How much a commit waits for the disk. `normal` (the default) survives a crash of the process and loses at most
     /// the last transactions on power loss (sqlite.org/wal.html §performance); `full` syncs every commit.
@@ -19,10 +18,9 @@ public final class SQLiteStore: Store {
         case normal, full
     }
 
-    let writer: SQLiteConnection
-    let reader: SQLiteConnection
+    let writer: SQLiteWorker
+    let readers: SQLiteReaders
     let checkpointer: WALCheckpointer
-    let writeLock = AsyncSerialLock()
     let codeConsumptions = WriteBatcher<CodeConsumption, (AuthorizationCodeRecord, GrantRecord)?>(maxBatch: maxBatch)
     let tokenResponses = WriteBatcher<TokenResponseRecords, Void>(maxBatch: maxBatch)
     let wopiAccessTokens = WriteBatcher<WopiAccessTokenRecord, Void>(maxBatch: maxBatch)
@@ -44,9 +42,12 @@ public final class SQLiteStore: Store {
         changes.withLockedValue { $0 += 1 }
     }
 
-    private init(writer: SQLiteConnection, reader: SQLiteConnection, checkpointer: WALCheckpointer) {
+    /// Read connections: two, one per core of the machines this is measured on; reads of one step are one statement.
+    static let readerCount = 2
+
+    private init(writer: SQLiteWorker, readers: SQLiteReaders, checkpointer: WALCheckpointer) {
         self.writer = writer
-        self.reader = reader
+        self.readers = readers
         self.checkpointer = checkpointer
     }
 
@@ -54,51 +55,53 @@ public final class SQLiteStore: Store {
     public static func open(path: String, durability: Durability = .normal) async throws -> SQLiteStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let writer = try await SQLiteConnection.open(storage: .file(path: path))
-        let reader: SQLiteConnection
+        let writer = try SQLiteWorker(path: path)
         do {
-            // Replaces SQLiteNIO's retry-at-once busy handler with a sleeping one: another process may hold the lock.
-            _ = try await writer.query("PRAGMA busy_timeout = 5000")
-            _ = try await writer.query("PRAGMA journal_mode = WAL")
-            _ = try await writer.query("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
-            _ = try await writer.query("PRAGMA foreign_keys = ON")
-            // Checkpoints run on their own connection (WALCheckpointer), never inside a commit.
-            _ = try await writer.query("PRAGMA wal_autocheckpoint = 0")
-            reader = try await SQLiteConnection.open(storage: .file(path: path))
+            try await writer.run { connection in
+                // Sleeps while another process holds the lock, instead of failing at once.
+                try connection.query("PRAGMA busy_timeout = 5000")
+                try connection.query("PRAGMA journal_mode = WAL")
+                try connection.query("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+                try connection.query("PRAGMA foreign_keys = ON")
+                // Checkpoints run on their own connection (WALCheckpointer), never inside a commit.
+                try connection.query("PRAGMA wal_autocheckpoint = 0")
+                try Self.migrate(connection)
+            }
         } catch {
             try? await writer.close()
             throw error
         }
-        let checkpoints: SQLiteConnection
+        let readers: SQLiteReaders
+        let checkpoints: SQLiteWorker
         do {
-            checkpoints = try await SQLiteConnection.open(storage: .file(path: path))
-            _ = try await checkpoints.query("PRAGMA busy_timeout = 5000")
+            readers = try await SQLiteReaders(path: path, count: readerCount) { connection in
+                try connection.query("PRAGMA busy_timeout = 5000")
+                try connection.query("PRAGMA query_only = ON")
+            }
+            checkpoints = try SQLiteWorker(path: path)
+            try await checkpoints.run { _ = try $0.query("PRAGMA busy_timeout = 5000") }
         } catch {
-            try? await reader.close()
             try? await writer.close()
             throw error
         }
-        let store = SQLiteStore(
-            writer: writer, reader: reader,
-            checkpointer: WALCheckpointer(connection: checkpoints, interval: .milliseconds(250)))
-        do {
-            _ = try await reader.query("PRAGMA busy_timeout = 5000")
-            _ = try await reader.query("PRAGMA query_only = ON")
-            try await store.migrate()
-        } catch {
-            try? await store.close()
-            throw error
-        }
-        return store
+        return SQLiteStore(
+            writer: writer, readers: readers,
+            checkpointer: WALCheckpointer(worker: checkpoints, interval: .milliseconds(250)))
     }
 
-    private func migrate() async throws {
-        try await transaction("migration") { tx in
-            let version = try await tx.query("PRAGMA user_version").first?.column("user_version")?.integer ?? 0
+    /// Applies the migrations newer than the file's `user_version`, in one transaction.
+    private static func migrate(_ connection: SQLiteConnection) throws {
+        try connection.query("BEGIN IMMEDIATE")
+        do {
+            let version = try connection.query("PRAGMA user_version").first?.column("user_version")?.integer ?? 0
             for (index, statements) in SQLiteSchema.migrations.enumerated() where index >= version {
-                for statement in statements { _ = try await tx.query(statement) }
-                _ = try await tx.query("PRAGMA user_version = \(index + 1)")
+                for statement in statements { try connection.query(statement) }
+                try connection.query("PRAGMA user_version = \(index + 1)")
             }
+            try connection.query("COMMIT")
+        } catch {
+            _ = try? connection.query("ROLLBACK")
+            throw error
         }
     }
 
@@ -108,97 +111,87 @@ public final class SQLiteStore: Store {
 
     public func close() async throws {
         guard isClosed.withLockedValue({ closed in defer { closed = true }; return !closed }) else { return }
-        // Waits for a running transaction to finish before the connections go.
-        await writeLock.acquire()
-        // In a fresh task: closing must happen even when the caller is being cancelled (graceful shutdown).
-        let (reader, writer, checkpointer) = (self.reader, self.writer, self.checkpointer)
+        // In a fresh task: closing must happen even when the caller is being cancelled (graceful shutdown). Each
+        // worker closes its connection after the closures queued before, so a running transaction finishes first.
+        let (readers, writer, checkpointer) = (self.readers, self.writer, self.checkpointer)
         let closing = Task {
             var failure: (any Error)?
             do { try await checkpointer.stop() } catch { failure = error }
-            do { try await reader.close() } catch { failure = failure ?? error }
+            do { try await readers.close() } catch { failure = failure ?? error }
             do { try await writer.close() } catch { failure = failure ?? error }
             if let failure { throw failure }
         }
-        let result = await closing.result
-        await writeLock.release()
-        try result.get()
+        try await closing.value
     }
 
     // MARK: plumbing
 
-    /// The writer connection inside one transaction; statements may only be run through it while the lock is held.
+    /// The writer connection inside one transaction, on the writer's thread.
     struct Transaction {
         let connection: SQLiteConnection
 
         @discardableResult
-        func query(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
-            try await connection.query(sql, binds)
+        func query(_ sql: String, _ binds: [SQLiteData] = []) throws -> [SQLiteRow] {
+            try connection.query(sql, binds)
         }
 
         /// Rows changed by the last INSERT, UPDATE or DELETE of this transaction.
-        func changes() async throws -> Int {
-            Int(try await connection.query("SELECT changes() AS n").first?.column("n")?.integer ?? 0)
-        }
+        func changes() -> Int { connection.changes }
     }
 
-    /// Runs `body` in `BEGIN IMMEDIATE … COMMIT` (taking the write lock up front, so no deadlock on upgrade), rolling
-    /// back on any error. Constraint violations become `StoreError`s naming `what`.
+    /// Runs `body` in `BEGIN IMMEDIATE … COMMIT` on the writer's thread (one hop for the whole step), rolling back on
+    /// any error. Constraint violations become `StoreError`s naming `what`.
     @discardableResult
-    func transaction<T>(_ what: String, _ body: (Transaction) async throws -> T) async throws -> T {
-        try await underWriteLock(what) {
-            let tx = Transaction(connection: writer)
-            try await tx.query("BEGIN IMMEDIATE")
+    func transaction<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T {
+        try await onWriter(what) { connection in
+            let tx = Transaction(connection: connection)
+            try tx.query("BEGIN IMMEDIATE")
             do {
-                let result = try await body(tx)
-                try await tx.query("COMMIT")
+                let result = try body(tx)
+                try tx.query("COMMIT")
                 return result
             } catch {
-                _ = try? await tx.query("ROLLBACK")
+                _ = try? tx.query("ROLLBACK")
                 throw error
             }
         }
     }
 
-    /// One INSERT, UPDATE or DELETE on the writer connection, under the lock but without `BEGIN … COMMIT`: SQLite
-    /// runs a lone statement in its own implicit transaction, just as atomic (sqlite.org/lang_transaction.html), and
-    /// this saves two thread-pool round trips per write. The lock keeps it out of another task's open transaction.
+    /// One INSERT, UPDATE or DELETE on the writer, without `BEGIN … COMMIT`: SQLite runs a lone statement in its own
+    /// implicit transaction, just as atomic (sqlite.org/lang_transaction.html).
     func write(_ what: String, _ sql: String, _ binds: [SQLiteData]) async throws {
         _ = try await writeReturning(what, sql, binds)
     }
 
     /// `write` for a statement with a `RETURNING` clause: the rows it changed.
     func writeReturning(_ what: String, _ sql: String, _ binds: [SQLiteData]) async throws -> [SQLiteRow] {
-        try await underWriteLock(what) { try await writer.query(sql, binds) }
+        try await onWriter(what) { try $0.query(sql, binds) }
     }
 
-    /// Runs `body` holding the write lock, released on every path; SQLite errors become `StoreError`s naming `what`.
-    private func underWriteLock<T>(_ what: String, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body` on the writer's thread; SQLite errors become `StoreError`s naming `what`.
+    private func onWriter<T: Sendable>(
+        _ what: String, _ body: @escaping @Sendable (SQLiteConnection) throws -> T
+    ) async throws -> T {
         guard !isClosed.withLockedValue({ $0 }) else { throw StoreError.closed }
         trips.withLockedValue { $0 += 1 }
-        await writeLock.acquire()
-        let outcome: Result<T, any Error>
         do {
-            outcome = .success(try await body())
+            return try await writer.run(body)
         } catch let error as SQLiteError {
-            outcome = .failure(Self.storeError(error, what: what))
-        } catch {
-            outcome = .failure(error)
+            throw Self.storeError(error, what: what)
         }
-        await writeLock.release()
-        return try outcome.get()
     }
 
-    /// One read statement on the reader connection (a consistent snapshot in WAL mode).
+    /// One read statement on a read connection (a consistent snapshot in WAL mode).
     func read(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
         guard !isClosed.withLockedValue({ $0 }) else { throw StoreError.closed }
         trips.withLockedValue { $0 += 1 }
-        return try await reader.query(sql, binds)
+        return try await readers.run { try $0.query(sql, binds) }
     }
 
     static func storeError(_ error: SQLiteError, what: String) -> any Error {
-        switch error.reason {
-        case .constraintForeignKeyFailed: StoreError.missingReference(what: "the grant of \(what)")
-        case .constraintPrimaryKeyFailed, .constraintUniqueFailed: StoreError.duplicate(what: what)
+        switch error.code {
+        case SQLiteError.foreignKeyFailed: StoreError.missingReference(what: "the grant of \(what)")
+        case SQLiteError.primaryKeyFailed, SQLiteError.uniqueFailed: StoreError.duplicate(what: what)
         default: error
         }
     }
@@ -210,7 +203,7 @@ extension SQLiteStore {
     public func saveUser(_ user: UserRecord) async throws {
         defer { noteChange() }
         return try await transaction("user \(user.id) or sign-in name \(user.signInName)") { tx in
-            try await tx.query(
+            try tx.query(
                 """
                 INSERT INTO users (id, sign_in_name, friendly_name, password_hash) VALUES (?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET sign_in_name = excluded.sign_in_name,
@@ -241,11 +234,11 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     public func createGrant(_ grant: GrantRecord) async throws {
-        try await transaction("grant \(grant.id)") { tx in try await Self.insertGrant(grant, in: tx) }
+        try await transaction("grant \(grant.id)") { tx in try Self.insertGrant(grant, in: tx) }
     }
 
-    static func insertGrant(_ grant: GrantRecord, in tx: Transaction) async throws {
-        try await tx.query(
+    static func insertGrant(_ grant: GrantRecord, in tx: Transaction) throws {
+        try tx.query(
             """
             INSERT INTO grants (id, user_id, client_id, scope, session_context, created_at, revoked_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -263,32 +256,32 @@ extension SQLiteStore {
     public func recordSessionContext(_ sessionContext: String, grant: GrantID) async throws -> Bool {
         defer { noteChange() }
         return try await transaction("session context") { tx in
-            try await tx.query(
+            try tx.query(
                 "UPDATE grants SET session_context = ? WHERE id = ?", [.text(sessionContext), .text(grant.rawValue)])
-            return try await tx.changes() == 1
+            return tx.changes() == 1
         }
     }
 
     public func revokeGrant(_ id: GrantID, at now: Date) async throws -> Bool {
         defer { noteChange() }
         return try await transaction("grant revocation") { tx in
-            try await Self.revokeGrant(id, at: now, in: tx)
-            return try await !tx.query("SELECT 1 FROM grants WHERE id = ?", [.text(id.rawValue)]).isEmpty
+            try Self.revokeGrant(id, at: now, in: tx)
+            return try !tx.query("SELECT 1 FROM grants WHERE id = ?", [.text(id.rawValue)]).isEmpty
         }
     }
 
     public func revokeGrants(userID: String, at now: Date) async throws -> Int {
         defer { noteChange() }
         return try await transaction("grant revocation") { tx in
-            try await tx.query(
+            try tx.query(
                 "UPDATE grants SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [.millis(now), .text(userID)])
-            return try await tx.changes()
+            return tx.changes()
         }
     }
 
     /// Keeps the first revocation time when called again.
-    static func revokeGrant(_ id: GrantID, at now: Date, in tx: Transaction) async throws {
-        try await tx.query(
+    static func revokeGrant(_ id: GrantID, at now: Date, in tx: Transaction) throws {
+        try tx.query(
             "UPDATE grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.millis(now), .text(id.rawValue)])
     }
 
@@ -306,11 +299,11 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     public func createSession(_ session: SessionRecord) async throws {
-        try await transaction("session") { tx in try await Self.insertSession(session, in: tx) }
+        try await transaction("session") { tx in try Self.insertSession(session, in: tx) }
     }
 
-    static func insertSession(_ session: SessionRecord, in tx: Transaction) async throws {
-        try await tx.query(
+    static func insertSession(_ session: SessionRecord, in tx: Transaction) throws {
+        try tx.query(
             "INSERT INTO sessions (digest, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
             [.text(session.digest.hex), .text(session.userID), .millis(session.createdAt), .millis(session.expiresAt)])
     }
@@ -328,10 +321,10 @@ extension SQLiteStore {
 
     public func endSessions(userID: String, at now: Date) async throws -> Int {
         try await transaction("session end") { tx in
-            try await tx.query(
+            try tx.query(
                 "UPDATE sessions SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL AND expires_at > ?",
                 [.millis(now), .text(userID), .millis(now)])
-            return try await tx.changes()
+            return tx.changes()
         }
     }
 
@@ -339,14 +332,14 @@ extension SQLiteStore {
         try await transaction("purge") { tx in
             var count = 0
             for table in ["access_tokens", "wopi_access_tokens", "authorization_codes", "sessions", "pending_authorizations"] {
-                try await tx.query("DELETE FROM \(table) WHERE expires_at < ?", [.millis(cutoff)])
-                count += try await tx.changes()
+                try tx.query("DELETE FROM \(table) WHERE expires_at < ?", [.millis(cutoff)])
+                count += tx.changes()
             }
-            try await tx.query("DELETE FROM sign_in_failures WHERE failed_at < ?", [.millis(cutoff)])
-            count += try await tx.changes()
-            try await tx.query(
+            try tx.query("DELETE FROM sign_in_failures WHERE failed_at < ?", [.millis(cutoff)])
+            count += tx.changes()
+            try tx.query(
                 "DELETE FROM refresh_tokens WHERE expires_at IS NOT NULL AND expires_at < ?", [.millis(cutoff)])
-            return count + (try await tx.changes())
+            return count + tx.changes()
         }
     }
 }

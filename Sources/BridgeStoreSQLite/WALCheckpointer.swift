@@ -1,5 +1,4 @@
-import BridgeStore
-import SQLiteNIO
+import Foundation
 
 /// Moves committed pages from the write-ahead log into the database file, off the write path. By default SQLite
 /// does it inside the commit that takes the log past 1,000 pages, which then waits for the checkpoint's fsync with
@@ -10,18 +9,20 @@ import SQLiteNIO
 final class WALCheckpointer: Sendable {
     static let restartFrames = 16_384  // 64 MiB of 4 KiB pages
 
-    private let connection: SQLiteConnection
+    private let worker: SQLiteWorker
     private let loop: Task<Void, Never>
 
-    init(connection: SQLiteConnection, interval: Duration) {
-        self.connection = connection
+    init(worker: SQLiteWorker, interval: Duration) {
+        self.worker = worker
         loop = Task {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
                 // A failed checkpoint is retried at the next tick; the log is still durable meanwhile.
-                guard let row = try? await connection.query("PRAGMA wal_checkpoint(PASSIVE)").first else { continue }
-                if let frames = row.column("log")?.integer, frames > Self.restartFrames {
-                    _ = try? await connection.query("PRAGMA wal_checkpoint(RESTART)")
+                _ = try? await worker.run { connection in
+                    guard let frames = try connection.query("PRAGMA wal_checkpoint(PASSIVE)").first?.column("log")?.integer,
+                        frames > Self.restartFrames
+                    else { return }
+                    try connection.query("PRAGMA wal_checkpoint(RESTART)")
                 }
             }
         }
@@ -31,6 +32,6 @@ final class WALCheckpointer: Sendable {
     func stop() async throws {
         loop.cancel()
         await loop.value
-        try await connection.close()
+        try await worker.close()
     }
 }
