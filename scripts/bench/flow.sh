@@ -8,6 +8,8 @@
 # Also reported: store round trips per flow (from /metrics), and the authenticated bootstrap against a Hummingbird
 # route that does nothing (goal >= 0.6 of it).
 # Usage: scripts/bench/flow.sh   (installs wrk and makes a Python venv with authlib itself)
+#   SIGNIN_BRIDGE=path  benchmark that binary instead of building one (to compare two builds in one sitting)
+#   REQUEST_LOGS=false  turn the request log off (to isolate the store; the shipped default is on)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/install-deps.sh bench
@@ -30,9 +32,9 @@ trap cleanup EXIT
 
 [ -x "$VENV/bin/gunicorn" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q authlib flask gunicorn cryptography; }
 echo "== building release"
-swift build -c release --product signin-bridge 2>&1 | tail -1
-swift build -c release --product RouteFloor 2>&1 | tail -1
-bin=.build/release/signin-bridge
+[ -n "${SIGNIN_BRIDGE:-}" ] || swift build -c release --product signin-bridge 2>&1 | tail -1
+[ -x .build/release/RouteFloor ] || swift build -c release --product RouteFloor 2>&1 | tail -1
+bin=${SIGNIN_BRIDGE:-.build/release/signin-bridge}
 
 wait_for() { for _ in $(seq 1 200); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
 rps() { awk '/^Requests\/sec/ {print $2}' "$1"; }
@@ -53,6 +55,7 @@ from flows.bridge import write_config
 config = write_config(Path(sys.argv[1]), int(sys.argv[2]))
 config.rename(Path(sys.argv[1]) / "bridge.yaml")
 PY
+[ "${REQUEST_LOGS:-true}" = true ] || sed -i 's/^  requests: true /  requests: false/' "$work/bridge.yaml"
 "$bin" serve --config "$work/bridge.yaml" --port "$BRIDGE_PORT" >"$work/bridge.log" 2>&1 &
 pids+=($!)
 wait_for "http://127.0.0.1:$BRIDGE_PORT/auth/health"
