@@ -30,6 +30,7 @@ test: test-deps
 e2e: test-deps
 	@bash scripts/e2e/office_flow.sh
 
+# The sample's issuer is derived from the listening address, so PORT=9090 moves every advertised URL with it.
 run: release
 	@$(BIN) config check $(CONFIG) >/dev/null
 	@echo ""
@@ -40,7 +41,7 @@ run: release
 	@echo "  try            curl -i http://127.0.0.1:$(PORT)/wopibootstrapper"
 	@echo "  sign in        http://127.0.0.1:$(PORT)/oauth2/authorize?client_id=office&redirect_uri=https%3A%2F%2Flocalhost&response_type=code&scope=wopi&state=s1&rs=en-US&build=16.0&platform=iOS"
 	@echo "                 (in a browser; it ends on https://localhost?state=s1&code=...: redeem the code as the README shows)"
-	@echo "  with a token   TOKEN=\$$($(BIN) token issue --config $(CONFIG) --user demo --client office) && curl -s -H \"Authorization: Bearer \$$TOKEN\" http://127.0.0.1:$(PORT)/wopibootstrapper"
+	@echo "  with a token   TOKEN=\$$(SIGNIN_BRIDGE_PORT=$(PORT) $(BIN) token issue --config $(CONFIG) --user demo --client office) && curl -s -H \"Authorization: Bearer \$$TOKEN\" http://127.0.0.1:$(PORT)/wopibootstrapper"
 	@echo ""
 	@exec $(BIN) serve --config $(CONFIG) --port $(PORT)
 
