@@ -1,6 +1,7 @@
 # SignInBridge: one entry point for people and CI.
 #   make run    install what is missing, build release, start the server on the sample config
-#   make test   install what is missing, run every test, then the browser end-to-end test (make e2e)
+#   make test   install what is missing, run every test, schemathesis against schemas/openapi.yaml, then the
+#               browser end-to-end test (make e2e)
 SWIFT ?= swift
 CONFIG ?= samples/bridge.yaml
 PORT ?= 8080
@@ -24,6 +25,7 @@ release: deps
 test: test-deps
 	$(SWIFT) test
 	bash scripts/test/lint-cli.sh
+	bash scripts/test/openapi.sh
 	@$(MAKE) --no-print-directory e2e
 
 # Headless Chromium through the Office flow; screenshots in artifacts/e2e/.
