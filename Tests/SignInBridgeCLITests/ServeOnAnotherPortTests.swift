@@ -32,16 +32,8 @@ struct ServeOnAnotherPortTests {
     @Test func theChallengeAndTheBootstrapNameThePortServedOn() async throws {
         let config = try ServerCommandsTests.temporaryConfig()
         let port = try Self.freePort()
-        let binary = try #require(CLIRunner.executable)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--config", config, "--port", "\(port)"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let (process, log) = try LogCollector.serve(["--config", config, "--port", "\(port)"])
         defer { if process.isRunning { process.terminate() } }
-        let log = LogCollector(stderr.fileHandleForReading)
         for _ in 0..<200 where !log.text.contains("msg=listening") { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!log.text.contains("level=warning msg=configuration problem=issuer"), "\(log.text)")
 
