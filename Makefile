@@ -1,6 +1,7 @@
 # SignInBridge: one entry point for people and CI.
 #   make run    install what is missing, build release, start the server on the sample config
-#   make test   install what is missing, run every test, then the browser end-to-end test (make e2e)
+#   make test   install what is missing, run every test, schemathesis against schemas/openapi.yaml, then the
+#               browser end-to-end test (make e2e)
 SWIFT ?= swift
 CONFIG ?= samples/bridge.yaml
 PORT ?= 8080
@@ -25,12 +26,14 @@ test: test-deps
 	$(SWIFT) test
 	python3 scripts/test/crash_recovery.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
+	bash scripts/test/openapi.sh
 	@$(MAKE) --no-print-directory e2e
 
 # Headless Chromium through the Office flow; screenshots in artifacts/e2e/.
 e2e: test-deps
 	@bash scripts/e2e/office_flow.sh
 
+# The sample's issuer is derived from the listening address, so PORT=9090 moves every advertised URL with it.
 run: release
 	@$(BIN) config check $(CONFIG) >/dev/null
 	@echo ""
@@ -41,7 +44,7 @@ run: release
 	@echo "  try            curl -i http://127.0.0.1:$(PORT)/wopibootstrapper"
 	@echo "  sign in        http://127.0.0.1:$(PORT)/oauth2/authorize?client_id=office&redirect_uri=https%3A%2F%2Flocalhost&response_type=code&scope=wopi&state=s1&rs=en-US&build=16.0&platform=iOS"
 	@echo "                 (in a browser; it ends on https://localhost?state=s1&code=...: redeem the code as the README shows)"
-	@echo "  with a token   TOKEN=\$$($(BIN) token issue --config $(CONFIG) --user demo --client office) && curl -s -H \"Authorization: Bearer \$$TOKEN\" http://127.0.0.1:$(PORT)/wopibootstrapper"
+	@echo "  with a token   TOKEN=\$$(SIGNIN_BRIDGE_PORT=$(PORT) $(BIN) token issue --config $(CONFIG) --user demo --client office) && curl -s -H \"Authorization: Bearer \$$TOKEN\" http://127.0.0.1:$(PORT)/wopibootstrapper"
 	@echo ""
 	@exec $(BIN) serve --config $(CONFIG) --port $(PORT)
 

@@ -4,9 +4,10 @@ import Foundation
 
 /// Loads a configuration for a subcommand; on any problem prints every one (with its key path) to stderr and
 /// exits 2, the status the issue asks for configuration errors.
-func loadConfigurationOrExit(_ path: String) throws -> LoadedConfiguration {
+/// `listenHost`/`listenPort` replace `listen.host`/`listen.port` before the URLs derived from them are built.
+func loadConfigurationOrExit(_ path: String, listenHost: String? = nil, listenPort: Int? = nil) throws -> LoadedConfiguration {
     do {
-        return try ConfigurationLoader().load(file: path)
+        return try ConfigurationLoader(listenHost: listenHost, listenPort: listenPort).load(file: path)
     } catch {
         printToStandardError(error.description)
         throw ExitCode(2)

@@ -17,26 +17,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The YAML configuration file (see samples/bridge.yaml).")
     var config: String
 
-    @Option(help: "Listen on this host instead of listen.host.")
+    @Option(help: "Listen on this host instead of listen.host (an issuer derived from listen follows).")
     var host: String?
 
-    @Option(help: "Listen on this port instead of listen.port (0 picks a free one).")
+    @Option(help: "Listen on this port instead of listen.port (0 picks a free one; a derived issuer follows).")
     var port: Int?
 
     func run() async throws {
         if ProcessInfo.processInfo.environment["SIGNIN_BRIDGE_CONCURRENCY_POOL"] != "swift" {
             BridgeServerApp.runConcurrencyOnEventLoops()
         }
-        let loaded = try loadConfigurationOrExit(config)
-        var configuration = loaded.configuration
-        if let host { configuration.listen.host = host }
-        if let port {
-            guard (0...65535).contains(port) else {
-                printToStandardError("--port: expected 0…65535, got \(port)")
-                throw ExitCode(2)
-            }
-            configuration.listen.port = port
+        if let port, !(0...65535).contains(port) {
+            printToStandardError("--port: expected 0…65535, got \(port)")
+            throw ExitCode(2)
         }
+        // Applied by the loader, so that an issuer derived from the listening address (and every URL derived from
+        // the issuer) moves with them.
+        let loaded = try loadConfigurationOrExit(config, listenHost: host, listenPort: port)
+        let configuration = loaded.configuration
         let level = Logger.Level(rawValue: configuration.log.level) ?? .info
         let format = LineLogHandler.Format(rawValue: configuration.log.format) ?? .logfmt
         LoggingSystem.bootstrap { LineLogHandler(label: $0, format: format, level: level) }
@@ -58,6 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
                 "listening",
                 metadata: ["address": "\(address)", "bootstrap": "\(issuer)/wopibootstrapper"])
         }
+        // Request and shutdown lines still buffered ("store closed" among them) go out before the process ends.
+        defer { LogLineWriter.standardError.flush() }
         try await application.runService()
     }
 }

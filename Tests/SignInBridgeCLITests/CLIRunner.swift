@@ -31,11 +31,15 @@ enum CLIRunner {
 
     static func run(_ arguments: String...) throws -> Output { try run(arguments) }
 
-    static func run(_ arguments: [String], input: String? = nil) throws -> Output {
+    /// `environment` is added to this process's own.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Output {
         let binary = try #require(executable, "signin-bridge was not built next to the tests; set SIGNIN_BRIDGE")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout

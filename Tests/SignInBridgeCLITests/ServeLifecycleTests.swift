@@ -11,18 +11,10 @@ import FoundationNetworking
 struct ServeLifecycleTests {
     @Test func serveAnswersThenStopsCleanlyOnSIGTERM() async throws {
         let config = try ServerCommandsTests.temporaryConfig()
-        let binary = try #require(CLIRunner.executable)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--config", config, "--port", "0"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let (process, log) = try LogCollector.serve(["--config", config, "--port", "0"])
         defer { if process.isRunning { process.terminate() } }
 
         // The "listening" line names the port the kernel picked.
-        let log = LogCollector(stderr.fileHandleForReading)
         var port: Int?
         for _ in 0..<200 where port == nil {
             try await Task.sleep(for: .milliseconds(50))
@@ -46,6 +38,18 @@ struct ServeLifecycleTests {
 
 /// Collects a pipe's text on a background thread.
 final class LogCollector: @unchecked Sendable {
+    /// `signin-bridge serve` with `arguments` as a child process, and its standard error.
+    static func serve(_ arguments: [String]) throws -> (Process, LogCollector) {
+        let process = Process()
+        process.executableURL = try #require(CLIRunner.executable)
+        process.arguments = ["serve"] + arguments
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, LogCollector(stderr.fileHandleForReading))
+    }
+
     private let lock = NSLock()
     private var data = Data()
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark of the unauthenticated /wopibootstrapper 401 (the request Office, and every scanner, sends most):
 # SignInBridge (release build) against nginx answering the same 401 with the same headers, same run, same machine.
-#   wrk: 2 threads, 64 connections, 10 s, loopback. Goals: >= 0.9x nginx requests/s, cold start to first answer
+#   wrk: 2 threads, 64 connections, 10 s, loopback, twice: request logs off on both sides, then on on both sides
+#   (ours: one logfmt line per request to a file; nginx: its default access log to a file).
+#   Goals: logs off >= 0.8x nginx requests/s, logs on >= 0.5x nginx with its log on, cold start to first answer
 #   <= 150 ms, RSS under load <= 64 MiB.
 # Usage: scripts/bench/bootstrap.sh        (needs nginx and wrk: scripts/install-deps.sh bench)
 set -euo pipefail
@@ -20,15 +22,15 @@ echo "== building release"
 swift build -c release --product signin-bridge 2>&1 | tail -1
 bin=.build/release/signin-bridge
 
-# The sample configuration with its files in the work folder, no per-request log lines (nginx: access_log off).
+# The sample configuration with its files in the work folder; bridge-quiet.yaml without per-request log lines.
 sed -e "s|path: data/bridge.sqlite|path: $work/bridge.sqlite|" \
-    -e "s|file: data/signing-keys.json|file: $work/keys.json|" \
-    -e "s|  requests: true |  requests: false|" \
-    -e "s|  level: info|  level: warning|" samples/bridge.yaml > "$work/bridge.yaml"
+    -e "s|file: data/signing-keys.json|file: $work/keys.json|" samples/bridge.yaml > "$work/bridge.yaml"
+sed -e "s|  requests: true |  requests: false|" \
+    -e "s|  level: info|  level: warning|" "$work/bridge.yaml" > "$work/bridge-quiet.yaml"
 
 # Cold start: from exec to the first answered request, polled every millisecond.
 cold_start() {
-  python3 - "$bin" "$work/bridge.yaml" "$BRIDGE_PORT" <<'PY'
+  python3 - "$bin" "$work/bridge-quiet.yaml" "$BRIDGE_PORT" <<'PY'
 import socket, subprocess, sys, time
 binary, config, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
 start = time.monotonic()
@@ -52,9 +54,13 @@ echo "== cold start"
 first_start=$(cold_start)   # creates the database and the signing key
 restart=$(cold_start)       # opens existing files
 
-"$bin" serve --config "$work/bridge.yaml" --port "$BRIDGE_PORT" 2>"$work/bridge.log" &
-pids+=($!); bridge_pid=$!
-for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$BRIDGE_PORT/auth/health" && break; sleep 0.05; done
+start_bridge() {  # $1: configuration file
+  "$bin" serve --config "$1" --port "$BRIDGE_PORT" 2>>"$work/bridge.log" &
+  bridge_pid=$!; pids+=($bridge_pid)
+  for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$BRIDGE_PORT/auth/health" && break; sleep 0.05; done
+}
+stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+start_bridge "$work/bridge-quiet.yaml"
 
 # nginx gets the exact header lines our server sends, so both answers are the same size.
 headers=$(curl -s -D - -o /dev/null "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" | tr -d '\r' |
@@ -63,13 +69,14 @@ headers=$(curl -s -D - -o /dev/null "http://127.0.0.1:$BRIDGE_PORT/wopibootstrap
          q = index(value, "\047") ? "\"" : "\047"   # the CSP has single quotes, the challenge double ones
          print "add_header " name " " q value q " always;" }')
 mkdir -p "$work/nginx/logs"
-cat > "$work/nginx/nginx.conf" <<NGINX
+start_nginx() {  # $1: the access_log directive
+  cat > "$work/nginx/nginx.conf" <<NGINX
 worker_processes 2;
 pid $work/nginx/nginx.pid;
 error_log $work/nginx/logs/error.log warn;
 events { worker_connections 4096; }
 http {
-  access_log off;
+  $1
   server_tokens off;
   server {
     listen 127.0.0.1:$NGINX_PORT;
@@ -80,9 +87,10 @@ http {
   }
 }
 NGINX
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-pids+=($!)
-for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$NGINX_PORT/wopibootstrapper" && break; sleep 0.05; done
+  nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+  nginx_pid=$!; pids+=($nginx_pid)
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$NGINX_PORT/wopibootstrapper" && break; sleep 0.05; done
+}
 
 run_wrk() { wrk -t2 -c64 -d"$DURATION" --latency "$1" > "$2"; }
 # CPU time (user + system, clock ticks) of some processes: robust when other work shares the machine.
@@ -90,32 +98,48 @@ cpu_ticks() { local t=0 p; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' 
 requests() { awk '/requests in/ {print $1}' "$1"; }
 rps() { awk '/^Requests\/sec/ {print $2}' "$1"; }
 p99() { awk '$1 == "99%" {print $2}' "$1"; }
-
-echo "== wrk SignInBridge"
-max_rss=0
-( while kill -0 "$bridge_pid" 2>/dev/null; do awk '/VmRSS/ {print $2}' "/proc/$bridge_pid/status"; sleep 0.2; done ) > "$work/rss" &
-sampler=$!
-bridge_cpu0=$(cpu_ticks "$bridge_pid")
-run_wrk "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" "$work/wrk-bridge"
-bridge_cpu=$(( $(cpu_ticks "$bridge_pid") - bridge_cpu0 ))
-kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
-max_rss=$(sort -n "$work/rss" | tail -1)
-echo "== wrk nginx"
-nginx_pids="$(cat "$work/nginx/nginx.pid") $(pgrep -P "$(cat "$work/nginx/nginx.pid")" | tr '\n' ' ')"
-nginx_cpu0=$(cpu_ticks $nginx_pids)
-run_wrk "http://127.0.0.1:$NGINX_PORT/wopibootstrapper" "$work/wrk-nginx"
-nginx_cpu=$(( $(cpu_ticks $nginx_pids) - nginx_cpu0 ))
-
-bridge_rps=$(rps "$work/wrk-bridge"); nginx_rps=$(rps "$work/wrk-nginx")
 hz=$(getconf CLK_TCK)
 per_request() { awk -v t="$1" -v r="$2" -v hz="$hz" 'BEGIN { printf "%.1f", t * 1e6 / hz / r }'; }
-printf '\n%-28s %14s %10s %18s\n' "unauthenticated 401" "requests/s" "p99" "server CPU µs/req"
-printf '%-28s %14s %10s %18s\n' "SignInBridge" "$bridge_rps" "$(p99 "$work/wrk-bridge")" \
-  "$(per_request "$bridge_cpu" "$(requests "$work/wrk-bridge")")"
-printf '%-28s %14s %10s %18s\n' "nginx (2 workers, baseline)" "$nginx_rps" "$(p99 "$work/wrk-nginx")" \
-  "$(per_request "$nginx_cpu" "$(requests "$work/wrk-nginx")")"
-awk -v a="$bridge_rps" -v b="$nginx_rps" 'BEGIN { printf "ratio SignInBridge / nginx: %.2fx (goal >= 0.90x)\n", a / b }'
+
+# One pair of runs against the servers started: $1 a label, $2 the goal ratio. Prints a table and the ratio.
+compare() {
+  echo "== wrk SignInBridge ($1)"
+  ( while kill -0 "$bridge_pid" 2>/dev/null; do awk '/VmRSS/ {print $2}' "/proc/$bridge_pid/status"; sleep 0.2; done ) >> "$work/rss" &
+  local sampler=$!
+  local bridge_cpu0; bridge_cpu0=$(cpu_ticks "$bridge_pid")
+  run_wrk "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" "$work/wrk-bridge"
+  local bridge_cpu=$(( $(cpu_ticks "$bridge_pid") - bridge_cpu0 ))
+  kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
+  echo "== wrk nginx ($1)"
+  local nginx_pids; nginx_pids="$(cat "$work/nginx/nginx.pid") $(pgrep -P "$(cat "$work/nginx/nginx.pid")" | tr '\n' ' ')"
+  local nginx_cpu0; nginx_cpu0=$(cpu_ticks $nginx_pids)
+  run_wrk "http://127.0.0.1:$NGINX_PORT/wopibootstrapper" "$work/wrk-nginx"
+  local nginx_cpu=$(( $(cpu_ticks $nginx_pids) - nginx_cpu0 ))
+  local bridge_rps nginx_rps; bridge_rps=$(rps "$work/wrk-bridge"); nginx_rps=$(rps "$work/wrk-nginx")
+  results+=("$(printf '%-34s %14s %10s %18s' "SignInBridge, $1" "$bridge_rps" "$(p99 "$work/wrk-bridge")" \
+    "$(per_request "$bridge_cpu" "$(requests "$work/wrk-bridge")")")")
+  results+=("$(printf '%-34s %14s %10s %18s' "nginx (2 workers), $1" "$nginx_rps" "$(p99 "$work/wrk-nginx")" \
+    "$(per_request "$nginx_cpu" "$(requests "$work/wrk-nginx")")")")
+  ratios+=("$(awk -v a="$bridge_rps" -v b="$nginx_rps" -v l="$1" -v g="$2" \
+    'BEGIN { printf "ratio SignInBridge / nginx, %s: %.2fx (goal >= %s)", l, a / b, g }')")
+  grep -E "Non-2xx|Socket errors" "$work/wrk-bridge" "$work/wrk-nginx" || true
+}
+
+results=(); ratios=()
+start_nginx "access_log off;"
+compare "logs off" "0.80x"
+stop "$bridge_pid"; stop "$nginx_pid"
+start_bridge "$work/bridge.yaml"
+start_nginx "access_log $work/nginx/logs/access.log;"
+compare "logs on" "0.50x"
+bridge_lines=$(grep -c 'msg=request' "$work/bridge.log" || true)
+nginx_lines=$(wc -l < "$work/nginx/logs/access.log")
+
+max_rss=$(sort -n "$work/rss" | tail -1)
+printf '\n%-34s %14s %10s %18s\n' "unauthenticated 401" "requests/s" "p99" "server CPU µs/req"
+printf '%s\n' "${results[@]}"
+printf '%s\n' "${ratios[@]}"
+echo "log lines written: SignInBridge $bridge_lines, nginx $nginx_lines (logs-on run)"
 echo "(CPU per request is the figure to trust when other work shares the machine; wrk runs on the same cores.)"
 echo "cold start to first answer: ${first_start} ms first start (creates keys and database), ${restart} ms restart (goal <= 150 ms)"
 awk -v kb="$max_rss" 'BEGIN { printf "RSS under load (max): %.1f MiB (goal <= 64 MiB)\n", kb / 1024 }'
-grep -E "Non-2xx|Socket errors" "$work/wrk-bridge" "$work/wrk-nginx" || true

@@ -5,8 +5,9 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1.1 child channel (same pipeline as `HTTP1Channel`) with `ChallengeChannelHandler` placed
-/// after the connection-state handler, which `HTTP1Channel`'s `additionalChannelHandlers` cannot do.
+/// Hummingbird's HTTP/1.1 child channel (same pipeline as `HTTP1Channel`) with `StrictFramingHandler` right after
+/// the HTTP/1.1 decoder and `ChallengeChannelHandler` after the connection-state handler, which `HTTP1Channel`'s
+/// `additionalChannelHandlers` cannot do.
 struct BootstrapHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -26,6 +27,7 @@ struct BootstrapHTTP1Channel: HTTPChannelHandler {
                 withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits)
+            try channel.pipeline.syncOperations.addHandler(StrictFramingHandler())
             try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try channel.pipeline.syncOperations.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))

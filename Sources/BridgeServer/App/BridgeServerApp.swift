@@ -96,9 +96,18 @@ public struct BridgeServerApp: Sendable {
         let metrics = self.metrics
         let logRequests = configuration.log.requests ?? true
         let logger = self.logger
-        let prepared = PreparedChallenge(headers: challenge.headers) {
+        let prepared = PreparedChallenge(headers: challenge.headers) { method, arrival in
             metrics.challenges.increment()
-            if logRequests { logger.info("request", metadata: ["path": "/wopibootstrapper", "status": "401"]) }
+            guard logRequests else { return }
+            // Values stay unformatted (the duration, the request id) until LogLineWriter's thread prints them.
+            logger.info(
+                "request",
+                metadata: [
+                    "method": .string(method.rawValue), "path": "/wopibootstrapper", "status": "401",
+                    "duration_ms": .stringConvertible(
+                        LogDuration(nanoseconds: PreparedChallenge.monotonicNanoseconds() - arrival)),
+                    "hb.request.id": .stringConvertible(RequestID()),
+                ])
         }
         return Application(
             responder: responder,

@@ -24,6 +24,9 @@ final class ChallengeChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var outstanding = 0
     /// Between the head and the end of a request this handler answers itself (its body is dropped).
     private var answering = false
+    /// The method and arrival (monotonic nanoseconds) of the request being answered, for its log line.
+    private var method = HTTPRequest.Method.get
+    private var arrival: Int64 = 0
 
     init(challenge: PreparedChallenge) {
         self.challenge = challenge
@@ -34,6 +37,8 @@ final class ChallengeChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         case .head(let head):
             if outstanding == 0, challenge.matches(head) {
                 answering = true
+                method = head.method
+                arrival = PreparedChallenge.monotonicNanoseconds()
             } else {
                 outstanding += 1
                 context.fireChannelRead(data)
@@ -45,7 +50,7 @@ final class ChallengeChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
                 answering = false
                 context.write(wrapOutboundOut(.head(challenge.response())), promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                challenge.answered()
+                challenge.answered(method, arrival)
             } else {
                 context.fireChannelRead(data)
             }
@@ -61,11 +66,12 @@ final class ChallengeChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
 /// The challenge response and what to do each time it is sent, shared by every connection.
 struct PreparedChallenge: Sendable {
     let headers: HTTPFields
-    let answered: @Sendable () -> Void
+    /// Called with the request's method and arrival time (`monotonicNanoseconds`) once the answer is written.
+    let answered: @Sendable (HTTPRequest.Method, Int64) -> Void
     /// The whole response head, rebuilt once a second for its `Date`, so answering copies nothing.
     private let cached = NIOLockedValueBox<(second: Int, response: HTTPResponse)>((-1, HTTPResponse(status: .unauthorized)))
 
-    init(headers: HTTPFields, answered: @escaping @Sendable () -> Void) {
+    init(headers: HTTPFields, answered: @escaping @Sendable (HTTPRequest.Method, Int64) -> Void) {
         var headers = headers
         headers[.contentLength] = "0"
         self.headers = headers
@@ -76,6 +82,12 @@ struct PreparedChallenge: Sendable {
         (head.method == .get || head.method == .post) && head.path == "/wopibootstrapper"
             && head.headerFields[.authorization] == nil && head.headerFields[.connection] == nil
             && head.headerFields[.expect] == nil
+    }
+
+    static func monotonicNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     func response() -> HTTPResponse {

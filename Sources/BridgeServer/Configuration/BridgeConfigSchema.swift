@@ -8,11 +8,10 @@ enum BridgeConfigSchema {
   "title": "SignInBridge server configuration",
   "description": "The YAML file given to `signin-bridge serve --config` (samples/bridge.yaml). Keys with a default may be left out.",
   "type": "object",
-  "required": ["issuer", "wopi"],
   "additionalProperties": false,
   "properties": {
     "issuer": {
-      "description": "public origin of this server, https (http only for loopback hosts)",
+      "description": "public origin of this server, https (http only for loopback hosts); default: http://<listen.host>:<listen.port> when that is loopback. Every advertised URL is derived from it unless set.",
       "type": "string", "minLength": 1, "maxLength": 2048, "pattern": "^https?://[^\\s\"',]+$"
     },
     "listen": {
@@ -153,17 +152,17 @@ enum BridgeConfigSchema {
     },
     "wopi": {
       "type": "object", "additionalProperties": false,
-      "required": ["ecosystemUrlTemplate", "rootContainer", "wopiSrcPrefixes"],
       "properties": {
-        "ecosystemUrlTemplate": { "$ref": "#/$defs/tokenUrlTemplate" },
+        "ecosystemUrlTemplate": { "$ref": "#/$defs/tokenUrlTemplate", "description": "default: <issuer>/wopi/ecosystem?access_token={access_token}" },
         "rootContainer": {
-          "type": "object", "additionalProperties": false, "required": ["name", "urlTemplate"],
+          "type": "object", "additionalProperties": false, "required": ["name"],
+          "description": "default: {name: Files, urlTemplate: <issuer>/wopi/containers/root?access_token={access_token}}",
           "properties": {
             "name": { "type": "string", "minLength": 1, "maxLength": 255 },
             "urlTemplate": { "$ref": "#/$defs/tokenUrlTemplate" }
           }
         },
-        "wopiSrcPrefixes": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "#/$defs/httpUrl" } },
+        "wopiSrcPrefixes": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "#/$defs/httpUrl" }, "description": "default: [<issuer>/wopi/files/]" },
         "accessTokenLifetimeSeconds": { "type": "integer", "minimum": 60, "maximum": 604800, "default": 36000 }
       }
     },
@@ -184,6 +183,7 @@ enum BridgeConfigSchema {
             "items": { "enum": ["authorization_code", "refresh_token", "client_credentials"] }
           },
           "tokenEndpointOverride": { "$ref": "#/$defs/httpUrl" },
+          "profile": { "enum": ["strict", "office"], "default": "strict", "description": "office: allow exactly Office's documented deviations (the https://localhost stop URL, sign-in in its WebView); strict: RFC 8252 as written" },
           "sessionContext": { "type": "boolean", "default": false },
           "name": { "type": "string", "minLength": 1, "maxLength": 128 },
           "firstParty": { "type": "boolean", "default": false },

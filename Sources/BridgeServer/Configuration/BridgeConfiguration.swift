@@ -1,4 +1,5 @@
 import Foundation
+import SignInProtocol
 
 /// The whole configuration of one server, as `samples/bridge.yaml` documents it. Built by `ConfigurationLoader`
 /// after the schema (`BridgeConfigSchema`) and `ConfigurationChecks` have passed, so every value here is valid.
@@ -172,9 +173,12 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var firstParty: Bool?
         /// Scopes the client may request; an authorize request without `scope` gets all of them (RFC 6749 §3.3).
         public var scopes: [String]?
+        /// `office` allows exactly Office's documented deviations (`ClientProfile`); absent or `strict`: none.
+        public var profile: String?
 
         public var isPublic: Bool { self.public ?? false }
         public var isFirstParty: Bool { firstParty ?? false }
+        public var clientProfile: ClientProfile { profile.flatMap(ClientProfile.init(rawValue:)) ?? .strict }
         public var displayName: String { name ?? id }
         /// `wopi` unless configured: the one scope the bootstrapper knows.
         public var allowedScopes: [String] { scopes ?? ["wopi"] }

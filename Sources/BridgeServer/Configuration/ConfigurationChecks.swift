@@ -5,15 +5,23 @@ import SignInProtocol
 /// its key path; warnings are printed but do not stop the server.
 struct ConfigurationChecks {
     let lineOf: (String) -> Int?
+    /// The issuer was left out and built from `listen` (`DerivedURLs`).
+    let issuerDerived: Bool
     private(set) var errors: [ConfigurationProblem] = []
     private(set) var warnings: [ConfigurationProblem] = []
 
-    init(lineOf: @escaping (String) -> Int?) {
+    init(lineOf: @escaping (String) -> Int?, issuerDerived: Bool = false) {
         self.lineOf = lineOf
+        self.issuerDerived = issuerDerived
     }
 
     mutating func run(_ config: BridgeConfiguration) {
-        checkURL(config.issuer, at: "issuer", allowPath: true)
+        if issuerDerived {
+            checkDerivedIssuer(config)
+        } else {
+            checkURL(config.issuer, at: "issuer", allowPath: true)
+            checkIssuerMatchesListen(config)
+        }
         if let issuer = URL(string: config.issuer), issuer.query != nil || issuer.fragment != nil {
             error("issuer", "must have no query or fragment (RFC 8414 §2)")
         }
@@ -44,6 +52,33 @@ struct ConfigurationChecks {
         }
     }
 
+    /// A derived issuer is plain http, so only a loopback listening address can give one (RFC 6749 §3.1 wants TLS).
+    private mutating func checkDerivedIssuer(_ config: BridgeConfiguration) {
+        let host = config.listen.host
+        if !LoopbackHost.isLoopback(host) && !DerivedURLs.isWildcard(host) {
+            error("issuer", "is required when listen.host (\(host)) is not a loopback address: set the public https origin")
+        } else if config.listen.port == 0 {
+            warning(
+                "issuer", "is derived from the listening address, whose port 0 is picked at start: \(config.issuer) "
+                    + "names no usable port; set issuer")
+        }
+    }
+
+    /// An explicit plain-http loopback issuer is this server's own address (no TLS proxy in front), so it should be
+    /// where the server listens; said once at start, naming both, since every advertised URL follows the issuer.
+    private mutating func checkIssuerMatchesListen(_ config: BridgeConfiguration) {
+        guard config.issuer.lowercased().hasPrefix("http:"), let issuer = URL(string: config.issuer),
+            LoopbackHost.isLoopback(issuer.host)
+        else { return }
+        let listenHost = config.listen.host
+        let sameHost = LoopbackHost.isLoopback(listenHost) || DerivedURLs.isWildcard(listenHost)
+        guard !sameHost || (issuer.port ?? 80) != config.listen.port else { return }
+        warning(
+            "issuer",
+            "\(config.issuer) is not the listening address \(DerivedURLs.issuer(host: listenHost, port: config.listen.port)): "
+                + "every advertised URL follows the issuer; leave issuer out to derive it from listen")
+    }
+
     private mutating func checkClients(_ clients: [BridgeConfiguration.Client]) {
         var seen = Set<String>()
         for (index, client) in clients.enumerated() {
@@ -66,15 +101,17 @@ struct ConfigurationChecks {
                 checkURL(override, at: "\(path).tokenEndpointOverride", allowPath: true)
             }
             for (uriIndex, uri) in client.redirectUris.enumerated() {
-                checkRedirectURI(uri, at: "\(path).redirectUris[\(uriIndex)]", publicClient: client.isPublic)
+                checkRedirectURI(
+                    uri, at: "\(path).redirectUris[\(uriIndex)]", publicClient: client.isPublic, profile: client.clientProfile)
             }
         }
     }
 
     /// Registration rules of SignInProtocol's `RedirectURIPolicy` (RFC 6749 §3.1.2, RFC 8252 §7, RFC 9700 §2.1):
-    /// public clients are native apps, confidential ones web servers (Office's `https://localhost` gets a warning).
-    private mutating func checkRedirectURI(_ uri: String, at path: String, publicClient: Bool) {
-        let assessment = RedirectURIPolicy().assessRegistration(uri, for: publicClient ? .native : .web)
+    /// public clients are native apps, confidential ones web servers; `profile: office` excuses exactly Office's
+    /// `https://localhost` (`ClientProfile`), any other client registering it gets a warning.
+    private mutating func checkRedirectURI(_ uri: String, at path: String, publicClient: Bool, profile: ClientProfile) {
+        let assessment = RedirectURIPolicy().assessRegistration(uri, for: publicClient ? .native : .web, profile: profile)
         for problem in assessment.errors { error(path, problem.description) }
         for problem in assessment.warnings { warning(path, problem.description) }
     }
@@ -99,14 +136,9 @@ struct ConfigurationChecks {
     private mutating func checkURL(_ string: String, at path: String, allowPath: Bool) {
         guard let url = URL(string: string), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty
         else { return error(path, "expected an absolute http(s) URL with a host, got \"\(string)\"") }
-        if scheme == "http" && !Self.isLoopback(host) {
+        if scheme == "http" && !LoopbackHost.isLoopback(host) {
             error(path, "use https; http is accepted only for loopback hosts (127.0.0.1, [::1], localhost)")
         }
-    }
-
-    static func isLoopback(_ host: String?) -> Bool {
-        guard let host = host?.lowercased() else { return false }
-        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 
     private mutating func error(_ keyPath: String, _ message: String) {

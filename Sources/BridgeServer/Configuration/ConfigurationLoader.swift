@@ -14,9 +14,18 @@ public struct ConfigurationLoader: Sendable {
     public static let maxFileBytes = 1 << 20
 
     public var environment: [String: String]
+    /// `serve --host`: replaces `listen.host` after the file and the environment (and so moves a derived issuer).
+    public var listenHost: String?
+    /// `serve --port`: replaces `listen.port` the same way.
+    public var listenPort: Int?
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, listenHost: String? = nil,
+        listenPort: Int? = nil
+    ) {
         self.environment = environment
+        self.listenHost = listenHost
+        self.listenPort = listenPort
     }
 
     public func load(file path: String) throws(ConfigurationError) -> LoadedConfiguration {
@@ -57,7 +66,11 @@ public struct ConfigurationLoader: Sendable {
             guard let raw = environment[override.variable] else { continue }
             tree.set(override.node(for: raw), at: override.keyPath[...])
         }
+        if let listenHost { tree.set(ConfigNode(.string(listenHost), source: "--host"), at: ["listen", "host"]) }
+        if let listenPort { tree.set(ConfigNode(.integer(listenPort), source: "--port"), at: ["listen", "port"]) }
         tree = Self.merge(defaults: Self.defaults, into: tree)
+        let issuerDerived = tree["issuer"] == nil
+        DerivedURLs.apply(to: &tree)
 
         let schemaProblems = Self.schemaValidator.validate(tree)
         if !schemaProblems.isEmpty { throw ConfigurationError(file: nil, problems: schemaProblems) }
@@ -71,7 +84,7 @@ public struct ConfigurationLoader: Sendable {
             throw .single(Self.keyPath(of: error), "cannot be read: \(error)")
         }
 
-        var checks = ConfigurationChecks(lineOf: { tree.line(at: $0) })
+        var checks = ConfigurationChecks(lineOf: { tree.line(at: $0) }, issuerDerived: issuerDerived)
         checks.run(configuration)
         if !checks.errors.isEmpty { throw ConfigurationError(file: nil, problems: checks.errors) }
         return LoadedConfiguration(configuration: configuration, warnings: checks.warnings)

@@ -96,7 +96,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             metadata: [
                 "method": .string(request.method.rawValue), "path": .string(request.uri.path),
                 "status": .stringConvertible(response.status.code),
-                "duration_ms": .string(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)),
+                "duration_ms": .stringConvertible(LogDuration(elapsed)),
             ])
         return response
     }

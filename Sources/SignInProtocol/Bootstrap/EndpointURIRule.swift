@@ -1,7 +1,7 @@
 /// What an endpoint URI in a bootstrap challenge must be: absolute (RFC 3986 §4.3) with a host, no fragment
 /// (RFC 6749 §3.1 and §3.2), and on TLS (RFC 6749 §3.1 "MUST require the use of TLS").
 ///
-/// Decision: `http` is accepted only when the host is loopback (`localhost`, `127.0.0.0/8`, `[::1]`), so a host can
+/// Decision: `http` is accepted only when the host is loopback (`LoopbackHost`: `localhost`, `127.0.0.0/8`, `[::1]`), so a host can
 /// be developed and tested without certificates; it is reported as a `BootstrapChallenge.Warning`. Nothing else
 /// plain-text passes.
 ///
@@ -39,7 +39,7 @@ public enum EndpointURIRule {
         guard let host = parts.host else { return .missingHost }
         switch parts.scheme {
         case "https": return nil
-        case "http" where isLoopback(host): return nil
+        case "http" where LoopbackHost.isLoopback(host): return nil
         default: return .insecureScheme(parts.scheme)
         }
     }
@@ -79,12 +79,6 @@ public enum EndpointURIRule {
         let portValid = port.isEmpty || (port.first == UInt8(ascii: ":") && port.dropFirst().allSatisfy(isDigit))
         guard !host.isEmpty, portValid else { return (schemeText, nil) }
         return (schemeText, String(decoding: host, as: UTF8.self).asciiLowercased())
-    }
-
-    private static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" || host == "[::1]" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     /// RFC 3986 §2: unreserved, reserved (gen-delims and sub-delims), and `%` followed by two hex digits.

@@ -86,8 +86,9 @@ public struct RedirectURIPolicy: Sendable, Hashable {
     }
 
     /// Judges a URI a client wants to register.
-    public func assessRegistration(_ uri: String, for client: ClientKind) -> Assessment {
-        Assessment(uri: uri, problems: problems(of: uri, for: client), policy: self)
+    /// `profile` may excuse a documented deviation (`ClientProfile.office`); `strict` excuses nothing.
+    public func assessRegistration(_ uri: String, for client: ClientKind, profile: ClientProfile = .strict) -> Assessment {
+        Assessment(uri: uri, problems: problems(of: uri, for: client).filter { !profile.excuses($0, of: uri) }, policy: self)
     }
 
     func problems(of uri: String, for client: ClientKind) -> [Problem] {
@@ -100,13 +101,12 @@ public struct RedirectURIPolicy: Sendable, Hashable {
         let lowerScheme = scheme.asciiLowercased()
         if lowerScheme == "http" || lowerScheme == "https" {
             guard let host = parts.host, !host.isEmpty else { return problems + [.missingHost] }
-            let lowerHost = host.asciiLowercased()
-            let isLoopback = Self.isLoopbackIPLiteral(lowerHost)
-            if lowerScheme == "http" && !isLoopback && lowerHost != "localhost" {
+            let loopback = LoopbackHost(host)
+            if lowerScheme == "http" && loopback == nil {
                 problems.append(.plainHTTP(host: String(host)))
             }
-            if isLoopback && client == .web { problems.append(.loopbackForWebClient) }
-            if lowerHost == "localhost" { problems.append(.localhostNotRecommended) }
+            if loopback == .ipLiteral && client == .web { problems.append(.loopbackForWebClient) }
+            if loopback == .localhostName { problems.append(.localhostNotRecommended) }
         } else {
             if client == .web { problems.append(.privateSchemeForWebClient(String(scheme))) }
             if !scheme.contains(".") { problems.append(.schemeNotReverseDomain(String(scheme))) }
@@ -168,20 +168,9 @@ public struct RedirectURIPolicy: Sendable, Hashable {
 
     // MARK: Helpers
 
-    /// `127.0.0.1` or `[::1]`: the loopback IP literals RFC 8252 §7.3 names (and the rest of 127.0.0.0/8).
-    static func isLoopbackIPLiteral(_ host: some StringProtocol) -> Bool {
-        if host == "[::1]" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4, octets[0] == "127" else { return false }
-        return octets.allSatisfy { octet in
-            !octet.isEmpty && octet.count <= 3 && octet.allSatisfy(\.isASCII) && octet.allSatisfy(\.isNumber)
-                && (Int(octet) ?? 256) <= 255
-        }
-    }
-
     /// Exactly `http` (lower case, as registered) to a loopback IP literal.
     static func isLoopbackHTTP(_ parts: URIComponents) -> Bool {
-        parts.scheme == "http" && parts.host.map(isLoopbackIPLiteral) == true && !parts.hasUserInfo
+        parts.scheme == "http" && LoopbackHost.isIPLiteral(parts.host) && !parts.hasUserInfo
     }
 
     static func isValidPort(_ port: Substring) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SignInProtocol
 
 /// The two cookies of the sign-in pages: a browser binding (ties a pending request to the browser that started it)
 /// and the session. Both `HttpOnly` and `SameSite=Lax` (a cross-site form post carries neither, RFC 6265bis §8.8);
@@ -10,7 +11,7 @@ struct BrowserCookies: Sendable {
 
     init(issuer: String, sessionLifetimeSeconds: Int) {
         let url = URL(string: issuer)
-        let isLoopbackHTTP = url?.scheme?.lowercased() == "http" && ConfigurationChecks.isLoopback(url?.host)
+        let isLoopbackHTTP = url?.scheme?.lowercased() == "http" && LoopbackHost.isLoopback(url?.host)
         self.secure = !isLoopbackHTTP
         self.sessionLifetimeSeconds = sessionLifetimeSeconds
     }
