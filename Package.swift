@@ -81,7 +81,7 @@ let package = Package(
         ),
         .target(
             name: "ManifestLint",
-            dependencies: ["CLibXML2", "SignInProtocol"],
+            dependencies: ["CLibXML2", "SignInProtocol", .product(name: "Yams", package: "Yams")],
             exclude: ["Schemas/README.md"],
             resources: [.embedInCode("Schemas/android-manifest.rng"), .embedInCode("Schemas/plist.rng")]
         ),

@@ -37,6 +37,9 @@ import Testing
                 "3:1 UrlSchemes lists iOS scheme \"contoso-emm\", which no CFBundleURLSchemes registers"
             ])
         #expect(try RuleHarness.run(SchemeNotRegistered(), plist: urlTypes, schemes: nil).isEmpty)
+        // A build-setting entry might be the missing scheme: info, not a guessed error.
+        let settings = urlTypes.replacingOccurrences(of: "<string>com.contoso.files</string></array>", with: "<string>com.contoso.files</string><string>$(EMM_SCHEME)</string></array>")
+        #expect(try RuleHarness.run(SchemeNotRegistered(), plist: settings, schemes: wanted).first?.hasPrefix("3:1 (info) UrlSchemes lists iOS scheme \"contoso-emm\", which no literal") == true)
     }
 
     @Test func iosSchemeSyntax() throws {
