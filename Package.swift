@@ -137,7 +137,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ManifestLintTests",
-            dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"]
+            dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"],
+            // Real apps' manifests and plists, read from disk by CorpusGoldenTests.
+            exclude: ["Corpus"]
         ),
         // Runs the built `signin-bridge` as a subprocess; depending on the executable target makes SwiftPM build it.
         .testTarget(
