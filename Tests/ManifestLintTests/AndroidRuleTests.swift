@@ -120,6 +120,10 @@ import Testing
 
     @Test func androidSchemeNotReverseDomain() throws {
         #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"contoso\""), redirectURIs: ["contoso:/cb"]).first?.contains("(") == false)
+        // MSAL prescribes msal<client id> for its receiver: not the app's choice, no finding.
+        let msal = RuleHarness.manifest(
+            "<activity android:name=\"com.microsoft.identity.client.BrowserTabActivity\" android:exported=\"true\"><intent-filter>\(view)<data android:scheme=\"msal9851987a-55e5\" android:host=\"auth\"/></intent-filter></activity>")
+        #expect(try RuleHarness.run(SchemeNotReverseDomain(), msal).isEmpty)
         // RFC 8252 §7.1 is about redirect schemes: otpauth in an ordinary activity is info.
         #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"otpauth\"")).first?.hasPrefix("3:259 (info)") == true)
         #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"com.contoso\"")).isEmpty)

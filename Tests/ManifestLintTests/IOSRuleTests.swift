@@ -14,6 +14,8 @@ import Testing
     @Test func iosUrlTypesMissing() throws {
         #expect(try RuleHarness.run(URLTypesMissing(), plist: "<key>A</key><string>b</string>") == ["2:1 Info.plist has no CFBundleURLTypes"])
         #expect(try RuleHarness.run(URLTypesMissing(), plist: urlTypes).isEmpty)
+        // Nothing says Office opens an app without iOS UrlSchemes (a tvOS app, say).
+        #expect(try RuleHarness.run(URLTypesMissing(), plist: "<key>A</key><string>b</string>", schemes: nil).isEmpty)
     }
 
     @Test func iosUrlTypesMalformed() throws {
@@ -60,6 +62,7 @@ import Testing
     @Test func iosQueriesOfficeSchemeMissing() throws {
         let all = "<key>LSApplicationQueriesSchemes</key><array>" + OfficeApp.allCases.map { "<string>\($0.scheme)</string>" }.joined() + "</array>"
         #expect(try RuleHarness.run(QueriesOfficeSchemeMissing(), plist: all).isEmpty)
+        #expect(try RuleHarness.run(QueriesOfficeSchemeMissing(), plist: "<key>A</key><string>b</string>", schemes: nil).isEmpty)
         let wordOnly = "<key>LSApplicationQueriesSchemes</key><array><string>MS-WORD-TP</string></array>"
         #expect(
             try RuleHarness.run(QueriesOfficeSchemeMissing(), plist: wordOnly) == [

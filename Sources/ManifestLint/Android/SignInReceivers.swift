@@ -26,6 +26,19 @@ public struct SignInReceivers: Sendable {
         "com.facebook.CustomTabActivity": "Facebook Login",
     ]
 
+    /// Schemes an SDK prescribes for its redirect (by prefix), which the app cannot make reverse-domain:
+    /// MSAL's `msauth` and `msal<client id>`, Facebook Login's `fb<app id>`.
+    public static let prescribedSchemePrefixes: [String: [String]] = [
+        "MSAL": ["msauth", "msal"],
+        "Facebook Login": ["fb"],
+    ]
+
+    /// Whether `scheme` is one the component's SDK prescribes.
+    public func schemeIsPrescribed(_ scheme: String, for component: AndroidComponent) -> Bool {
+        guard case .knownSDK(let sdk) = reason(for: component) else { return false }
+        return Self.prescribedSchemePrefixes[sdk]?.contains { scheme.asciiLowercasedForMatching.hasPrefix($0) } == true
+    }
+
     /// Reasons by the component's element position (unique per component).
     public private(set) var reasons: [SourcePosition: Reason] = [:]
 

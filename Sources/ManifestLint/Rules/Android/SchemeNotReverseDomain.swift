@@ -1,6 +1,7 @@
 /// RFC 8252 §7.1: an OAuth redirect's private-use scheme should be a reverse domain name the app's owner controls
 /// (`com.contoso.files`), so that two apps do not claim the same scheme by accident. The RFC speaks of redirect
-/// schemes only, so schemes of activities that receive no sign-in (`otpauth`, `mail`) are info at most.
+/// schemes only, so schemes of activities that receive no sign-in (`otpauth`, `mail`) are info at most, and a
+/// scheme the receiver's SDK prescribes (MSAL's `msal<client id>`) is not the app's choice to make.
 public struct SchemeNotReverseDomain: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-scheme-not-reverse-domain",
@@ -17,7 +18,7 @@ public struct SchemeNotReverseDomain: AndroidManifestRule {
             component.intentFilters.filter(\.isView).flatMap(\.schemes).compactMap { scheme -> Diagnosis? in
                 let value = scheme.value
                 guard URISchemeSyntax.isValid(value), !URISchemeSyntax.publicSchemes.contains(value.asciiLowercasedForMatching),
-                    !URISchemeSyntax.isReverseDomain(value)
+                    !URISchemeSyntax.isReverseDomain(value), !receivers.schemeIsPrescribed(value, for: component)
                 else { return nil }
                 return descriptor.finding(
                     "private-use scheme \"\(value)\" is not a reverse domain name" + receivers.note(for: component),
