@@ -99,7 +99,7 @@ let package = Package(
         ),
         .target(
             name: "ManifestLint",
-            dependencies: ["CLibXML2", "SignInProtocol"],
+            dependencies: ["CLibXML2", "SignInProtocol", .product(name: "Yams", package: "Yams")],
             exclude: ["Schemas/README.md"],
             resources: [.embedInCode("Schemas/android-manifest.rng"), .embedInCode("Schemas/plist.rng")]
         ),
@@ -157,7 +157,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ManifestLintTests",
-            dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"]
+            dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"],
+            // Real apps' manifests and plists, read from disk by CorpusGoldenTests.
+            exclude: ["Corpus"]
         ),
         // Runs the built `signin-bridge` as a subprocess; depending on the executable target makes SwiftPM build it.
         .testTarget(

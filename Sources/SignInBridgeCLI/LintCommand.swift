@@ -9,7 +9,8 @@ struct LintCommand: AsyncParsableCommand {
         commandName: "lint",
         abstract: "Check AndroidManifest.xml, Info.plist and url_schemes.json for app-to-app sign-in.",
         discussion: """
-            PATHs are files or folders (searched for AndroidManifest.xml, Info.plist and url_schemes.json; build, \
+            PATHs are files or folders (searched for AndroidManifest.xml, Info.plist, url_schemes.json, \
+            assetlinks.json, apple-app-site-association and *.entitlements; build, \
             Pods, node_modules and hidden folders are skipped). Each manifest and plist is compared with \
             --url-schemes, --challenge, or else the nearest url_schemes.json in its folder or above.
 
@@ -39,6 +40,51 @@ struct LintCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The app's targetSdk, when Gradle sets it rather than the manifest.", valueName: "level"))
     var targetSdk: Int?
 
+    @Option(
+        name: .customLong("placeholder"),
+        help: ArgumentHelp("A Gradle manifest placeholder's value, as manifestPlaceholders sets it (repeatable).", valueName: "name=value"))
+    var placeholders: [String] = []
+
+    @Option(help: ArgumentHelp("The res/values/strings.xml that @string/… references in manifests come from.", valueName: "file"))
+    var resources: String?
+
+    @Option(
+        name: .customLong("build-setting"),
+        help: ArgumentHelp("An Xcode build setting's value for $(NAME) in Info.plist (repeatable).", valueName: "NAME=value"))
+    var buildSettings: [String] = []
+
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: ArgumentHelp("A redirect URI the app receives sign-in at; activities matching it are sign-in receivers (repeatable).", valueName: "uri"))
+    var redirectURIs: [String] = []
+
+    @Option(
+        name: .customLong("assetlinks"),
+        help: ArgumentHelp("The assetlinks.json a host serves, or a folder of HOST/.well-known/assetlinks.json (repeatable).", valueName: "host=file|folder"))
+    var assetLinks: [String] = []
+
+    @Option(
+        name: .customLong("aasa"),
+        help: ArgumentHelp("The apple-app-site-association a domain serves, or a folder of DOMAIN/.well-known/… (repeatable).", valueName: "domain=file|folder"))
+    var appSiteAssociations: [String] = []
+
+    @Option(
+        name: .customLong("signing-cert-sha256"),
+        help: ArgumentHelp("The Android app's signing certificate fingerprint, AA:BB:… (repeatable).", valueName: "fingerprint"))
+    var signingCertificates: [String] = []
+
+    @Option(help: ArgumentHelp("The iOS app ID, when the entitlements' application-identifier is a build setting.", valueName: "TEAMID.bundle"))
+    var appId: String?
+
+    @Option(help: ArgumentHelp("Rule settings per path (default: ./signin-bridge-lint.yaml when it exists).", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Report only findings that this baseline does not hold.", valueName: "file"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Record every finding of this run as the baseline, and exit 0.", valueName: "file"))
+    var writeBaseline: String?
+
     @Option(help: "Output format: text, json or sarif.")
     var format: Format = .text
 
@@ -50,10 +96,46 @@ struct LintCommand: AsyncParsableCommand {
             throw ValidationError("give either --url-schemes or --challenge, not both")
         }
         if let targetSdk, targetSdk < 1 { throw ValidationError("--target-sdk must be a positive API level") }
+        if baseline != nil && writeBaseline != nil {
+            throw ValidationError("give either --baseline or --write-baseline, not both")
+        }
+        for fingerprint in signingCertificates where !AssetLinksDocument.isFingerprint(fingerprint.uppercased()) {
+            throw ValidationError("--signing-cert-sha256 wants 32 colon-separated hex bytes, not \"\(fingerprint)\"")
+        }
+        _ = try Self.assignments(placeholders, option: "--placeholder")
+        _ = try Self.assignments(buildSettings, option: "--build-setting")
+    }
+
+    /// `name=value` pairs; the value may be empty and may hold '=', the name may not be empty.
+    static func assignments(_ items: [String], option: String) throws -> [String: String] {
+        var values = [String: String]()
+        for item in items {
+            guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
+                throw ValidationError("\(option) wants name=value, not \"\(item)\"")
+            }
+            values[String(item[..<equals])] = String(item[item.index(after: equals)...])
+        }
+        return values
     }
 
     func run() async throws {
-        var options = LintOptions(targetSdk: targetSdk)
+        var options = LintOptions(targetSdk: targetSdk, redirectURIs: redirectURIs)
+        options.assetLinks = assetLinks
+        options.appSiteAssociations = appSiteAssociations
+        options.signingCertificates = signingCertificates
+        options.appID = appId
+        do {
+            options.buildValues = BuildValues(
+                placeholders: try Self.assignments(placeholders, option: "--placeholder"),
+                strings: try resources.map { path throws(LintUsageError) in try StringResources.read(path: path) } ?? [:],
+                buildSettings: try Self.assignments(buildSettings, option: "--build-setting"))
+            let configPath = config ?? (FileManager.default.fileExists(atPath: LintConfig.fileName) ? LintConfig.fileName : nil)
+            options.config = try configPath.map { path throws(LintUsageError) in try LintConfig.load(path: path) }
+            options.baseline = try baseline.map { path throws(LintUsageError) in (try Baseline.load(path: path), path) }
+        } catch {
+            CLIExit.printError("signin-bridge lint: \(error)")
+            throw ExitCode(CLIExit.usage)
+        }
         if let urlSchemesFile { options.urlSchemes = .file(urlSchemesFile) }
         if let challenge { options.urlSchemes = .challenge(challenge) }
         let showProgress = isatty(STDOUT_FILENO) != 0
@@ -80,6 +162,15 @@ struct LintCommand: AsyncParsableCommand {
             }
         } else {
             FileHandle.standardOutput.write(Data(rendered.utf8))
+        }
+        if let writeBaseline {
+            do {
+                try Baseline(findings: report.findings, path: writeBaseline).write(to: writeBaseline)
+            } catch {
+                CLIExit.printError("signin-bridge lint: \(error)")
+                throw ExitCode(CLIExit.usage)
+            }
+            return
         }
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }

@@ -50,7 +50,14 @@ import Testing
         let text = RuleHarness.manifest(
             "<activity android:name=\".A\"><intent-filter><action android:name=\"android.intent.action.VIEW\"/><data android:scheme=\"com.contoso.x\"/></intent-filter></activity>"
         )
-        #expect(try RuleHarness.run(ViewFilterNotBrowsable(), text) == ["3:29 VIEW intent filter of <activity android:name=\".A\"> lacks category DEFAULT and BROWSABLE"])
+        // A sign-in receiver (its filter matches the redirect URI) must be reachable from a browser ...
+        #expect(
+            try RuleHarness.run(ViewFilterNotBrowsable(), text, redirectURIs: ["com.contoso.x:/cb"])
+                == ["3:29 VIEW intent filter of <activity android:name=\".A\"> lacks category DEFAULT and BROWSABLE"])
+        // ... any other deep link may be app-internal: info only.
+        #expect(
+            try RuleHarness.run(ViewFilterNotBrowsable(), text)
+                == ["3:29 (info) VIEW intent filter of <activity android:name=\".A\"> lacks category DEFAULT and BROWSABLE (not a sign-in receiver, so info only)"])
         let mimeOnly = text.replacingOccurrences(of: "android:scheme=\"com.contoso.x\"", with: "android:mimeType=\"application/pdf\"")
         #expect(try RuleHarness.run(ViewFilterNotBrowsable(), mimeOnly).isEmpty)
     }
@@ -100,10 +107,25 @@ import Testing
         #expect(found.first?.hasPrefix("4:") == true)
         let once = RuleHarness.manifest("<activity android:name=\".A\" android:exported=\"true\">\(filter)\(filter)</activity>")
         #expect(try RuleHarness.run(SchemeClaimedTwice(), once).isEmpty)
+        // One scheme routed to two activities by host is not claimed twice.
+        let byHost = RuleHarness.manifest(
+            "<activity android:name=\".A\" android:exported=\"true\">\(filter)</activity>\n<activity android:name=\".B\" android:exported=\"true\">\(filter)</activity>"
+                .replacingOccurrences(of: "<data android:scheme=\"com.contoso\"/>", with: "<data android:scheme=\"com.contoso\" android:host=\"HOST\"/>"))
+        let routed = byHost.replacingOccurrences(of: "HOST", with: "mail").replacingOccurrences(
+            of: "\".B\" android:exported=\"true\"><intent-filter>\(view)<data android:scheme=\"com.contoso\" android:host=\"mail\"",
+            with: "\".B\" android:exported=\"true\"><intent-filter>\(view)<data android:scheme=\"com.contoso\" android:host=\"calendar\"")
+        #expect(try RuleHarness.run(SchemeClaimedTwice(), routed).isEmpty)
+        #expect(try RuleHarness.run(SchemeClaimedTwice(), byHost.replacingOccurrences(of: "HOST", with: "mail")).count == 1)
     }
 
     @Test func androidSchemeNotReverseDomain() throws {
-        #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"contoso\"")).first?.contains("(") == false)
+        #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"contoso\""), redirectURIs: ["contoso:/cb"]).first?.contains("(") == false)
+        // MSAL prescribes msal<client id> for its receiver: not the app's choice, no finding.
+        let msal = RuleHarness.manifest(
+            "<activity android:name=\"com.microsoft.identity.client.BrowserTabActivity\" android:exported=\"true\"><intent-filter>\(view)<data android:scheme=\"msal9851987a-55e5\" android:host=\"auth\"/></intent-filter></activity>")
+        #expect(try RuleHarness.run(SchemeNotReverseDomain(), msal).isEmpty)
+        // RFC 8252 §7.1 is about redirect schemes: otpauth in an ordinary activity is info.
+        #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"otpauth\"")).first?.hasPrefix("3:259 (info)") == true)
         #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"com.contoso\"")).isEmpty)
         #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"https\"")).isEmpty)
     }

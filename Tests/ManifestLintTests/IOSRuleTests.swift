@@ -14,6 +14,8 @@ import Testing
     @Test func iosUrlTypesMissing() throws {
         #expect(try RuleHarness.run(URLTypesMissing(), plist: "<key>A</key><string>b</string>") == ["2:1 Info.plist has no CFBundleURLTypes"])
         #expect(try RuleHarness.run(URLTypesMissing(), plist: urlTypes).isEmpty)
+        // Nothing says Office opens an app without iOS UrlSchemes (a tvOS app, say).
+        #expect(try RuleHarness.run(URLTypesMissing(), plist: "<key>A</key><string>b</string>", schemes: nil).isEmpty)
     }
 
     @Test func iosUrlTypesMalformed() throws {
@@ -37,6 +39,9 @@ import Testing
                 "3:1 UrlSchemes lists iOS scheme \"contoso-emm\", which no CFBundleURLSchemes registers"
             ])
         #expect(try RuleHarness.run(SchemeNotRegistered(), plist: urlTypes, schemes: nil).isEmpty)
+        // A build-setting entry might be the missing scheme: info, not a guessed error.
+        let settings = urlTypes.replacingOccurrences(of: "<string>com.contoso.files</string></array>", with: "<string>com.contoso.files</string><string>$(EMM_SCHEME)</string></array>")
+        #expect(try RuleHarness.run(SchemeNotRegistered(), plist: settings, schemes: wanted).first?.hasPrefix("3:1 (info) UrlSchemes lists iOS scheme \"contoso-emm\", which no literal") == true)
     }
 
     @Test func iosSchemeSyntax() throws {
@@ -57,6 +62,7 @@ import Testing
     @Test func iosQueriesOfficeSchemeMissing() throws {
         let all = "<key>LSApplicationQueriesSchemes</key><array>" + OfficeApp.allCases.map { "<string>\($0.scheme)</string>" }.joined() + "</array>"
         #expect(try RuleHarness.run(QueriesOfficeSchemeMissing(), plist: all).isEmpty)
+        #expect(try RuleHarness.run(QueriesOfficeSchemeMissing(), plist: "<key>A</key><string>b</string>", schemes: nil).isEmpty)
         let wordOnly = "<key>LSApplicationQueriesSchemes</key><array><string>MS-WORD-TP</string></array>"
         #expect(
             try RuleHarness.run(QueriesOfficeSchemeMissing(), plist: wordOnly) == [

@@ -16,9 +16,7 @@ import Testing
     }
 
     @Test func everyRuleFileIsInTheCatalog() throws {
-        let catalogTypes = Set(
-            (RuleCatalog.document as [any LintRule] + RuleCatalog.android + RuleCatalog.infoPlist + RuleCatalog.urlSchemes)
-                .map { String(describing: type(of: $0)) })
+        let catalogTypes = Set(RuleCatalog.checked.map { String(describing: type(of: $0)) })
         let support = ["LintRule.swift", "RuleCatalog.swift", "References.swift"]
         let ruleFiles = Self.swiftFiles(under: "Sources/ManifestLint/Rules").filter { !support.contains($0.lastPathComponent) }
         #expect(ruleFiles.count == catalogTypes.count)
@@ -47,6 +45,7 @@ import Testing
         let tests = try Self.swiftFiles(under: "Tests/ManifestLintTests").filter { $0.lastPathComponent.hasSuffix("RuleTests.swift") }
             .map { try String(contentsOf: $0, encoding: .utf8) }.joined()
         let checked = RuleCatalog.android as [any LintRule] + RuleCatalog.infoPlist + RuleCatalog.urlSchemes
+            + RuleCatalog.assetLinks + RuleCatalog.appSiteAssociation + RuleCatalog.entitlements
         for rule in checked.map(\.descriptor) {
             let parts = rule.id.split(separator: "-")
             let name = parts[0] + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()

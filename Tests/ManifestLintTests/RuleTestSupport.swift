@@ -22,22 +22,45 @@ enum RuleHarness {
     }
 
     static func run(
-        _ rule: some AndroidManifestRule, _ text: String, schemes: UrlSchemes? = contosoSchemes, targetSdk: Int? = nil
+        _ rule: some AndroidManifestRule, _ text: String, schemes: UrlSchemes? = contosoSchemes, targetSdk: Int? = nil,
+        values: BuildValues = .none, redirectURIs: [String] = [], context base: LintContext? = nil
     ) throws -> [String] {
         let document = try XMLReader().read(Array(text.utf8))
-        let context = LintContext(urlSchemes: schemes, urlSchemesSource: "UrlSchemes", targetSdkOverride: targetSdk)
-        return format(rule.check(AndroidManifest(root: document.root), context: context))
+        var context = base ?? LintContext()
+        context.urlSchemes = schemes
+        context.urlSchemesSource = "UrlSchemes"
+        context.targetSdkOverride = targetSdk
+        if base == nil || values != .none { context.buildValues = values }
+        if base == nil || !redirectURIs.isEmpty { context.redirectURIs = redirectURIs }
+        return format(rule.check(AndroidManifest(root: values.resolvingAndroid(document.root)), context: context))
     }
 
-    static func run(_ rule: some InfoPlistRule, plist dict: String, schemes: UrlSchemes? = contosoSchemes) throws -> [String] {
+    static func run(
+        _ rule: some InfoPlistRule, plist dict: String, schemes: UrlSchemes? = contosoSchemes, values: BuildValues = .none
+    ) throws -> [String] {
         let text = "<plist version=\"1.0\">\n<dict>\n\(dict)\n</dict>\n</plist>"
         let document = try XMLReader().read(Array(text.utf8))
-        return format(rule.check(InfoPlist(root: document.root), context: LintContext(urlSchemes: schemes)))
+        let context = LintContext(urlSchemes: schemes, buildValues: values)
+        return format(rule.check(InfoPlist(root: values.resolvingBuildSettings(document.root)), context: context))
     }
 
     static func run(_ rule: some UrlSchemesRule, json: String) throws -> [String] {
         let document = UrlSchemesDocument(root: try PositionedJSONReader.parse(Array(json.utf8)), text: json)
         return format(rule.check(document, context: LintContext()))
+    }
+
+    static func run(_ rule: some AssetLinksRule, assetLinks json: String, context: LintContext = LintContext()) throws -> [String] {
+        format(rule.check(AssetLinksDocument(root: try PositionedJSONReader.parse(Array(json.utf8))), context: context))
+    }
+
+    static func run(_ rule: some AppSiteAssociationRule, aasa json: String, context: LintContext = LintContext()) throws -> [String] {
+        format(rule.check(AppSiteAssociationDocument(root: try PositionedJSONReader.parse(Array(json.utf8))), context: context))
+    }
+
+    static func run(_ rule: some EntitlementsRule, entitlements dict: String, context: LintContext) throws -> [String] {
+        let text = "<plist version=\"1.0\">\n<dict>\n\(dict)\n</dict>\n</plist>"
+        let root = context.buildValues.resolvingBuildSettings(try XMLReader().read(Array(text.utf8)).root)
+        return format(rule.check(Entitlements(plist: InfoPlist(root: root)), context: context))
     }
 
     static func format(_ diagnoses: [Diagnosis]) -> [String] {

@@ -26,17 +26,16 @@ import Testing
                 "samples/android/broken/AndroidManifest.xml:12:73: error: [android-auth-activity-not-exported] auth activity <activity android:name=\".signin.AuthActivity\"> is android:exported=\"false\": Office cannot start it",
                 "samples/android/broken/AndroidManifest.xml:13:13: error: [android-view-filter-not-browsable] VIEW intent filter of <activity android:name=\".signin.AuthActivity\"> lacks category BROWSABLE",
                 "samples/android/broken/AndroidManifest.xml:20:9: error: [android-exported-missing] <activity android:name=\".ShareActivity\"> has an intent filter but no android:exported: the app does not install on Android 12+",
-                "samples/android/broken/AndroidManifest.xml:33:60: error: [android-host-wildcard] android:host \"files.*.contoso.com\" has a '*' that is not a leading \"*.\" wildcard",
-                "samples/android/broken/AndroidManifest.xml:33:101: error: [android-path-without-slash] android:pathPrefix \"signin\" does not start with '/'",
+                "samples/android/broken/AndroidManifest.xml:33:60: info: [android-host-wildcard] android:host \"files.*.contoso.com\" has a '*' that is not a leading \"*.\" wildcard (not a sign-in receiver, so info only)",
+                "samples/android/broken/AndroidManifest.xml:33:101: info: [android-path-without-slash] android:pathPrefix \"signin\" does not start with '/' (not a sign-in receiver, so info only)",
                 "samples/android/broken/AndroidManifest.xml:34:39: error: [android-autoverify-custom-scheme] autoVerify intent filter declares scheme \"com.contoso.files\"; only http and https are verified",
-                "samples/android/broken/AndroidManifest.xml:34:39: warning: [android-scheme-claimed-twice] scheme \"com.contoso.files\" is also claimed by <activity android:name=\".signin.AuthActivity\"> on line 12",
-                "samples/android/broken/AndroidManifest.xml:40:39: warning: [android-scheme-not-reverse-domain] private-use scheme \"Contoso\" is not a reverse domain name",
-                "samples/android/broken/AndroidManifest.xml:40:39: error: [android-scheme-syntax] android:scheme \"Contoso\" has upper case letters; Android matches schemes in lower case",
-                "samples/android/broken/AndroidManifest.xml:41:39: error: [android-scheme-syntax] android:scheme \"contoso:\" contains ':'; write the scheme name alone",
-                "samples/android/broken/AndroidManifest.xml:42:39: error: [android-scheme-syntax] android:scheme is empty",
-                "samples/android/broken/AndroidManifest.xml:43:39: warning: [android-scheme-not-reverse-domain] private-use scheme \"contoso\" is not a reverse domain name",
+                "samples/android/broken/AndroidManifest.xml:40:39: info: [android-scheme-not-reverse-domain] private-use scheme \"Contoso\" is not a reverse domain name (not a sign-in receiver, so info only)",
+                "samples/android/broken/AndroidManifest.xml:40:39: info: [android-scheme-syntax] android:scheme \"Contoso\" has upper case letters; Android matches schemes in lower case (not a sign-in receiver, so info only)",
+                "samples/android/broken/AndroidManifest.xml:41:39: info: [android-scheme-syntax] android:scheme \"contoso:\" contains ':'; write the scheme name alone (not a sign-in receiver, so info only)",
+                "samples/android/broken/AndroidManifest.xml:42:39: info: [android-scheme-syntax] android:scheme is empty (not a sign-in receiver, so info only)",
+                "samples/android/broken/AndroidManifest.xml:43:39: info: [android-scheme-not-reverse-domain] private-use scheme \"contoso\" is not a reverse domain name (not a sign-in receiver, so info only)",
                 "samples/android/broken/AndroidManifest.xml:47:68: error: [android-manifest-schema] <activity> attribute android:exported has an invalid value \"yes\"",
-                "2 files checked: 11 errors, 4 warnings, 0 infos",
+                "2 files checked: 6 errors, 1 warning, 7 infos",
         ]),
         ("android/emm-missing-auth-activity", 1, [
                 "samples/android/emm-missing-auth-activity/AndroidManifest.xml:5:5: error: [android-auth-activity-missing] samples/url_schemes.json names auth activity com.contoso.files.emm.AuthActivity of com.contoso.files.emm, which this manifest does not declare",
@@ -49,6 +48,18 @@ import Testing
         ("android/truncated", 1, [
                 "samples/android/truncated/AndroidManifest.xml:8:1: error: [xml-parse-error] the document ends before <intent-filter> (opened on line 6) is closed",
                 "2 files checked: 1 error, 0 warnings, 0 infos",
+        ]),
+        ("android/placeholders", 0, [
+                "samples/android/placeholders/AndroidManifest.xml:20:39: info: [android-build-value-unresolved] android:scheme \"${redirectScheme}\" is filled in at build time and could not be checked; give --placeholder redirectScheme=VALUE",
+                "samples/android/placeholders/AndroidManifest.xml:20:72: info: [android-build-value-unresolved] android:host \"@string/redirect_host\" is filled in at build time and could not be checked; give --resources (for @string/redirect_host)",
+                "samples/android/placeholders/AndroidManifest.xml:33:13: info: [android-view-filter-not-browsable] VIEW intent filter of <activity android:name=\".OpenLinkActivity\"> lacks category BROWSABLE (not a sign-in receiver, so info only)",
+                "samples/android/placeholders/AndroidManifest.xml:36:39: info: [android-scheme-not-reverse-domain] private-use scheme \"contoso-internal\" is not a reverse domain name (not a sign-in receiver, so info only)",
+                "2 files checked: 0 errors, 0 warnings, 4 infos",
+        ]),
+        ("android/claimed-twice", 0, [
+                "samples/android/claimed-twice/notes/AndroidManifest.xml:28:39: warning: [android-scheme-claimed-twice] com.contoso.notes://oauth2redirect is also claimed by <activity android:name=\".SignInActivity\"> on line 15",
+                "samples/android/claimed-twice/tasks/AndroidManifest.xml:11:39: warning: [android-scheme-claimed-twice] com.contoso.notes://oauth2redirect is also claimed by <activity android:name=\".SignInActivity\"> of com.contoso.notes in samples/android/claimed-twice/notes/AndroidManifest.xml:15",
+                "3 files checked: 0 errors, 2 warnings, 0 infos",
         ]),
         ("ios/correct", 0, [
                 "2 files checked: 0 errors, 0 warnings, 0 infos",
@@ -71,6 +82,15 @@ import Testing
                 "samples/ios/no-url-types/Info.plist:5:1: error: [ios-url-types-missing] Info.plist has no CFBundleURLTypes",
                 "2 files checked: 3 errors, 1 warning, 0 infos",
         ]),
+        ("ios/placeholders", 0, [
+                "samples/ios/placeholders/Info.plist:7:2: info: [ios-scheme-not-registered] samples/url_schemes.json lists iOS scheme \"com.contoso.files-emm\", which no literal CFBundleURLSchemes entry registers; some entries are build settings and could not be checked (use --build-setting)",
+                "samples/ios/placeholders/Info.plist:11:4: info: [ios-build-setting-unresolved] \"$(PRODUCT_BUNDLE_IDENTIFIER)\" is a build setting and could not be checked; give --build-setting PRODUCT_BUNDLE_IDENTIFIER=VALUE",
+                "samples/ios/placeholders/Info.plist:15:5: info: [ios-build-setting-unresolved] \"${APP_SCHEME}\" is a build setting and could not be checked; give --build-setting APP_SCHEME=VALUE",
+                "2 files checked: 0 errors, 0 warnings, 3 infos",
+        ]),
+        ("ios/entitlements", 0, [
+                "1 file checked: 0 errors, 0 warnings, 0 infos",
+        ]),
         ("url_schemes/office-docs", 0, [
                 "1 file checked: 0 errors, 0 warnings, 0 infos",
         ]),
@@ -88,6 +108,24 @@ import Testing
         ("url_schemes/not-json", 1, [
                 "samples/url_schemes/not-json/url_schemes.json:3:84: error: [url-schemes-json-syntax] expected a value, found ']'",
                 "1 file checked: 1 error, 0 warnings, 0 infos",
+        ]),
+        ("applinks/correct", 0, [
+                "2 files checked: 0 errors, 0 warnings, 0 infos",
+        ]),
+        ("applinks/broken", 1, [
+                "samples/applinks/broken/contoso.com/.well-known/apple-app-site-association:4:18: error: [aasa-app-id-format] \"com.contoso.files\" is not an app ID of the form TEAMID.bundle-id",
+                "samples/applinks/broken/contoso.com/.well-known/apple-app-site-association:8:26: warning: [aasa-component-keys] unknown components key \"excluded\": iOS ignores it",
+                "samples/applinks/broken/contoso.com/.well-known/apple-app-site-association:10:8: error: [aasa-shape] details[1] has neither components nor paths: it matches no URL",
+                "samples/applinks/broken/contoso.com/.well-known/assetlinks.json:1:1: error: [assetlinks-handle-all-urls-missing] no statement grants delegate_permission/common.handle_all_urls to an android_app target: no App Link verifies",
+                "samples/applinks/broken/contoso.com/.well-known/assetlinks.json:6:34: error: [assetlinks-fingerprint-format] \"0b:30:55:7a:9f:c4:e9:0e:33:58:7d:a2:c7:ec:11:36:5b:80:a5:ca:ef:14:39:5e:83:a8:cd:f2:17:3c:61:86\" is not a SHA-256 fingerprint of 32 colon-separated upper-case hex bytes (use upper case)",
+                "samples/applinks/broken/contoso.com/.well-known/assetlinks.json:9:15: error: [assetlinks-shape] statement 1 has no \"relation\" list of strings",
+                "samples/applinks/broken/contoso.com/.well-known/assetlinks.json:10:13: error: [assetlinks-shape] the android_app target of statement 1 has no \"sha256_cert_fingerprints\" list",
+                "2 files checked: 6 errors, 1 warning, 0 infos",
+        ]),
+        ("applinks/not-json", 1, [
+                "samples/applinks/not-json/apple-app-site-association:1:29: error: [aasa-json-syntax] expected ',' or '}' in the object",
+                "samples/applinks/not-json/assetlinks.json:1:62: error: [assetlinks-json-syntax] expected a quoted key",
+                "2 files checked: 2 errors, 0 warnings, 0 infos",
         ]),
     ]
 
@@ -112,9 +150,21 @@ import Testing
         #expect(at30.lines == ["2 files checked: 0 errors, 0 warnings, 0 infos"])
     }
 
-    /// Every rule is triggered by some broken sample, so the samples document the whole rule set.
+    /// What the cross-checks compare the samples with: samples/applinks/broken as what contoso.com serves, and the
+    /// https redirect URI its association file shadows.
+    static var crossCheckOptions: LintOptions {
+        var options = LintOptions(redirectURIs: ["https://contoso.com/auth/callback"])
+        options.assetLinks = ["contoso.com=" + packageRoot + "/samples/applinks/broken/contoso.com/.well-known/assetlinks.json"]
+        options.appSiteAssociations = [
+            "contoso.com=" + packageRoot + "/samples/applinks/broken/contoso.com/.well-known/apple-app-site-association"
+        ]
+        return options
+    }
+
+    /// Every rule is triggered by some broken sample (the cross-checks with `crossCheckOptions`), so the samples
+    /// document the whole rule set.
     @Test func brokenSamplesTriggerEveryRule() throws {
-        let report = try Linter().lint(paths: [Self.packageRoot + "/samples"])
+        let report = try Linter(options: Self.crossCheckOptions).lint(paths: [Self.packageRoot + "/samples"])
         let triggered = Set(report.findings.map(\.ruleID))
         let all = Set(RuleCatalog.all.map(\.id))
         #expect(all.subtracting(triggered).isEmpty, "never triggered: \(all.subtracting(triggered).sorted())")

@@ -11,7 +11,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.contains("/android/truncated/AndroidManifest.xml:8:1: error: [xml-parse-error]"))
-        #expect(result.stdout.hasSuffix("12 files checked: 29 errors, 9 warnings, 1 info\n"))
+        #expect(result.stdout.hasSuffix("23 files checked: 32 errors, 9 warnings, 15 infos\n"))
     }
 
     @Test func correctSamplesExitZero() throws {
@@ -50,5 +50,45 @@ import Testing
         let snippet = Self.samples + "/android/office-docs-snippet"
         #expect(try CLIRunner.run("lint", snippet).status == 0)
         #expect(try CLIRunner.run("lint", snippet, "--target-sdk", "31").status == 1)
+    }
+
+    /// Placeholders and resources given on the command line leave nothing unchecked; a malformed one is a usage error.
+    @Test func placeholdersAndResourcesFillInBuildValues() throws {
+        let sample = Self.samples + "/android/placeholders"
+        let without = try CLIRunner.run("lint", sample)
+        #expect(without.stdout.contains("[android-build-value-unresolved]"))
+        let with = try CLIRunner.run(
+            "lint", sample, "--placeholder", "redirectScheme=com.contoso.notes", "--resources", sample + "/strings.xml")
+        #expect(with.status == 0)
+        #expect(!with.stdout.contains("[android-build-value-unresolved]"))
+        #expect(try CLIRunner.run("lint", sample, "--placeholder", "novalue").status == 2)
+        #expect(try CLIRunner.run("lint", sample, "--signing-cert-sha256", "AB:CD").status == 2)
+    }
+
+    /// --write-baseline records today's findings and exits 0; --baseline then reports none of them.
+    @Test func baselineRoundTrip() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let broken = Self.samples + "/android/broken"
+        let written = try CLIRunner.run("lint", broken, "--write-baseline", file.path)
+        #expect(written.status == 0)
+        let again = try CLIRunner.run("lint", broken, "--baseline", file.path)
+        #expect(again.status == 0)
+        #expect(again.stdout.hasSuffix("2 files checked: 0 errors, 0 warnings, 0 infos (14 more in the baseline)\n"))
+        #expect(try CLIRunner.run("lint", broken, "--baseline", file.path, "--write-baseline", file.path).status == 2)
+    }
+
+    /// A config file turns a rule off; a config naming an unknown rule is a usage error.
+    @Test func configFileTurnsRulesOff() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("rules:\n  android-exported-missing: off\n".utf8).write(to: file)
+        let snippet = Self.samples + "/android/office-docs-snippet"
+        let quiet = try CLIRunner.run("lint", snippet, "--config", file.path)
+        #expect(quiet.stdout.hasSuffix("2 files checked: 0 errors, 0 warnings, 0 infos\n"))
+        try Data("rules:\n  no-such-rule: off\n".utf8).write(to: file)
+        let wrong = try CLIRunner.run("lint", snippet, "--config", file.path)
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("unknown rule \"no-such-rule\""))
     }
 }

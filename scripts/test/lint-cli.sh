@@ -40,7 +40,12 @@ expect "unknown format is a usage error" 2 "$bin" lint --format xml samples/
 expect "SARIF of samples/" 1 "$bin" lint samples/ --format sarif --output "$tmp/samples.sarif"
 expect "SARIF of correct samples" 0 "$bin" lint "${correct[@]}" --format sarif --output "$tmp/correct.sarif"
 expect "SARIF of a challenge whose schemes the plist lacks" 1 "$bin" lint samples/ios/correct --challenge "$docs_challenge" --format sarif --output "$tmp/challenge.sarif"
-expect "SARIF validates" 0 "$python" scripts/test/validate.py sarif "$tmp/samples.sarif" "$tmp/correct.sarif" "$tmp/challenge.sarif"
+site=samples/applinks/broken/contoso.com/.well-known
+expect "SARIF of the App Links and Universal Links cross-checks" 1 "$bin" lint samples/ --assetlinks "contoso.com=$site/assetlinks.json" \
+  --aasa "contoso.com=$site/apple-app-site-association" --redirect-uri https://contoso.com/auth/callback \
+  --format sarif --output "$tmp/applinks.sarif"
+expect "SARIF validates" 0 "$python" scripts/test/validate.py sarif "$tmp/samples.sarif" "$tmp/correct.sarif" "$tmp/challenge.sarif" \
+  "$tmp/applinks.sarif"
 cat "$tmp/out"
 
 expect "url_schemes JSON Schema agrees with the samples" 0 "$python" scripts/test/validate.py url-schemes \

@@ -1,11 +1,14 @@
 import Foundation
 
-/// Finds AndroidManifest.xml, Info.plist and url_schemes.json files by name.
+/// Finds the files `FileKind` names: AndroidManifest.xml, Info.plist, url_schemes.json and association files.
 enum FileDiscovery {
     /// Folders never searched: build output (merged manifests would be reported twice), dependencies, VCS data.
     static let skippedFolders: Set<String> = ["build", ".build", "node_modules", "Pods", "DerivedData", "Carthage"]
 
-    /// Every matching file under `root`, sorted by path; hidden and skipped folders are not entered, and symbolic
+    /// The one hidden folder entered: where association files are served from.
+    static let wellKnown = ".well-known"
+
+    /// Every matching file under `root`, sorted by path; hidden (but `.well-known`) and skipped folders are not entered, and symbolic
     /// links to folders are not followed (no cycles).
     static func files(under root: String) -> [LintedFile] {
         let base = URL(fileURLWithPath: root)
@@ -18,7 +21,7 @@ enum FileDiscovery {
             let name = url.lastPathComponent
             let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
             if values?.isDirectory == true {
-                if name.hasPrefix(".") || skippedFolders.contains(name) || values?.isSymbolicLink == true {
+                if (name.hasPrefix(".") && name != wellKnown) || skippedFolders.contains(name) || values?.isSymbolicLink == true {
                     walker.skipDescendants()
                 }
                 continue

@@ -2,22 +2,63 @@
 enum FileLinter {
     static func lint(_ bytes: [UInt8], kind: FileKind, context: LintContext, limits: XMLParseLimits) -> [Diagnosis] {
         switch kind {
-        case .androidManifest: androidManifest(bytes, context: context, limits: limits)
+        case .androidManifest: androidManifest(bytes, context: context, limits: limits).diagnoses
         case .infoPlist: infoPlist(bytes, context: context, limits: limits)
         case .urlSchemes: urlSchemes(bytes, context: context).diagnoses
+        case .assetLinks: assetLinks(bytes, context: context).diagnoses
+        case .appSiteAssociation: appSiteAssociation(bytes, context: context).diagnoses
+        case .entitlements: entitlements(bytes, context: context, limits: limits)
         }
     }
 
-    static func androidManifest(_ bytes: [UInt8], context: LintContext, limits: XMLParseLimits) -> [Diagnosis] {
+    static func assetLinks(_ bytes: [UInt8], context: LintContext) -> (document: AssetLinksDocument?, diagnoses: [Diagnosis]) {
+        do {
+            let root = try AssociationJSON.parse(bytes, limit: AssetLinksDocument.maxBytes, name: "assetlinks.json")
+            let document = AssetLinksDocument(root: root)
+            return (document, RuleCatalog.assetLinks.flatMap { $0.check(document, context: context) })
+        } catch {
+            return (nil, [AssetLinksJSONSyntax().diagnosis(error)])
+        }
+    }
+
+    static func appSiteAssociation(_ bytes: [UInt8], context: LintContext)
+        -> (document: AppSiteAssociationDocument?, diagnoses: [Diagnosis])
+    {
+        do {
+            let root = try AssociationJSON.parse(bytes, limit: AppSiteAssociationDocument.maxBytes, name: "apple-app-site-association")
+            let document = AppSiteAssociationDocument(root: root)
+            return (document, RuleCatalog.appSiteAssociation.flatMap { $0.check(document, context: context) })
+        } catch {
+            return (nil, [AppSiteAssociationJSONSyntax().diagnosis(error)])
+        }
+    }
+
+    static func entitlements(_ bytes: [UInt8], context: LintContext, limits: XMLParseLimits) -> [Diagnosis] {
+        let document: XMLDocument
+        do {
+            document = try XMLReader(limits: limits).read(bytes, schema: ManifestSchemas.propertyList)
+        } catch {
+            return [XMLParseFailed().diagnosis(error)]
+        }
+        let entitlements = Entitlements(plist: InfoPlist(root: context.buildValues.resolvingBuildSettings(document.root)))
+        return documentDiagnoses(document, schemaRule: PlistSchemaViolation().diagnosis)
+            + RuleCatalog.entitlements.flatMap { $0.check(entitlements, context: context) }
+    }
+
+    /// Also returns the manifest (when it parses), whose links are compared with other apps' manifests.
+    static func androidManifest(_ bytes: [UInt8], context: LintContext, limits: XMLParseLimits)
+        -> (diagnoses: [Diagnosis], manifest: AndroidManifest?)
+    {
         let document: XMLDocument
         do {
             document = try XMLReader(limits: limits).read(bytes, schema: ManifestSchemas.androidManifest)
         } catch {
-            return [XMLParseFailed().diagnosis(error)]
+            return ([XMLParseFailed().diagnosis(error)], nil)
         }
-        let manifest = AndroidManifest(root: document.root)
-        return documentDiagnoses(document, schemaRule: AndroidManifestSchemaViolation().diagnosis)
+        let manifest = AndroidManifest(root: context.buildValues.resolvingAndroid(document.root))
+        let diagnoses = documentDiagnoses(document, schemaRule: AndroidManifestSchemaViolation().diagnosis)
             + RuleCatalog.android.flatMap { $0.check(manifest, context: context) }
+        return (ToolsIgnore.filter(diagnoses, root: document.root), manifest)
     }
 
     static func infoPlist(_ bytes: [UInt8], context: LintContext, limits: XMLParseLimits) -> [Diagnosis] {
@@ -27,7 +68,7 @@ enum FileLinter {
         } catch {
             return [XMLParseFailed().diagnosis(error)]
         }
-        let plist = InfoPlist(root: document.root)
+        let plist = InfoPlist(root: context.buildValues.resolvingBuildSettings(document.root))
         return documentDiagnoses(document, schemaRule: PlistSchemaViolation().diagnosis)
             + RuleCatalog.infoPlist.flatMap { $0.check(plist, context: context) }
     }

@@ -4,9 +4,12 @@ public struct LintReport: Sendable {
     public var files: [LintedFile]
     /// Sorted by file (in `files` order), then line, column and rule id.
     public var findings: [Finding]
+    /// Findings left out because the baseline holds them.
+    public var baselined: Int
 
-    public init(files: [LintedFile], findings: [Finding]) {
+    public init(files: [LintedFile], findings: [Finding], baselined: Int = 0) {
         self.files = files
+        self.baselined = baselined
         let order = Dictionary(files.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         self.findings = findings.sorted {
             (order[$0.file] ?? Int.max, $0.position.line, $0.position.column, $0.ruleID)
@@ -24,6 +27,7 @@ public struct LintReport: Sendable {
         func counted(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         return "\(counted(files.count, "file")) checked: \(counted(count(.error), "error")), "
             + "\(counted(count(.warning), "warning")), \(counted(count(.info), "info"))"
+            + (baselined > 0 ? " (\(baselined) more in the baseline)" : "")
     }
 }
 

@@ -15,11 +15,35 @@ public struct LintOptions: Sendable {
     public var urlSchemes: UrlSchemesSource?
     public var targetSdk: Int?
     public var xmlLimits: XMLParseLimits
+    /// `--placeholder`, `--resources` and `--build-setting` values.
+    public var buildValues: BuildValues
+    /// `--redirect-uri` values (the config's `redirect-uris` are added to them).
+    public var redirectURIs: [String]
+    /// `signin-bridge-lint.yaml` or `--config`: rules off or at another severity, per path.
+    public var config: LintConfig?
+    /// `--baseline FILE`: findings already accepted, and the path they are relative to.
+    public var baseline: (baseline: Baseline, path: String)?
+    /// `--assetlinks HOST=FILE` or a folder of hosts: what each App Links host serves.
+    public var assetLinks: [String] = []
+    /// `--aasa DOMAIN=FILE` or a folder of domains: what each Universal Links domain serves.
+    public var appSiteAssociations: [String] = []
+    /// `--signing-cert-sha256`: the Android app's signing certificate fingerprints.
+    public var signingCertificates: [String] = []
+    /// `--app-id TEAMID.bundle`: the iOS app ID when the entitlements do not give it.
+    public var appID: String?
 
-    public init(urlSchemes: UrlSchemesSource? = nil, targetSdk: Int? = nil, xmlLimits: XMLParseLimits = .default) {
+    public init(
+        urlSchemes: UrlSchemesSource? = nil, targetSdk: Int? = nil, xmlLimits: XMLParseLimits = .default,
+        buildValues: BuildValues = .none, redirectURIs: [String] = [], config: LintConfig? = nil,
+        baseline: (baseline: Baseline, path: String)? = nil
+    ) {
         self.urlSchemes = urlSchemes
         self.targetSdk = targetSdk
         self.xmlLimits = xmlLimits
+        self.buildValues = buildValues
+        self.redirectURIs = redirectURIs
+        self.config = config
+        self.baseline = baseline
     }
 }
 
@@ -39,6 +63,7 @@ public struct Linter: Sendable {
     public func lint(paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) throws(LintUsageError) -> LintReport {
         var run = Run(options: options)
         if let source = options.urlSchemes { try run.loadExplicit(source) }
+        try run.loadAssociations()
         for path in paths { try run.add(path) }
         for (index, file) in run.queue.enumerated() {
             try run.check(file)
@@ -47,9 +72,21 @@ public struct Linter: Sendable {
         // Pointing CI at the wrong folder must not pass silently.
         guard !run.checked.isEmpty else {
             throw LintUsageError(
-                "no AndroidManifest.xml, Info.plist or url_schemes.json found in \(paths.joined(separator: ", "))")
+                "no AndroidManifest.xml, Info.plist or url_schemes.json found, nor an association file, in \(paths.joined(separator: ", "))")
         }
-        return LintReport(files: run.checked, findings: run.findings)
+        var findings = run.findings
+        for (file, diagnosis) in SchemeClaimedTwice.acrossApps(run.manifests) {
+            guard let manifest = run.manifests.first(where: { $0.file == file })?.manifest,
+                !ToolsIgnore.filter([diagnosis], root: manifest.root).isEmpty
+            else { continue }
+            findings.append(Finding(diagnosis, file: file))
+        }
+        if let config = options.config { findings = config.apply(findings) }
+        var absorbed = 0
+        if let baseline = options.baseline {
+            (findings, absorbed) = baseline.baseline.newFindings(findings, baselinePath: baseline.path)
+        }
+        return LintReport(files: run.checked, findings: findings, baselined: absorbed)
     }
 
     private struct Run {
@@ -57,6 +94,10 @@ public struct Linter: Sendable {
         var queue: [LintedFile] = []
         var checked: [LintedFile] = []
         var findings: [Finding] = []
+        var assetLinks: [String: AssetLinksDocument] = [:]
+        var appSiteAssociations: [String: AppSiteAssociationDocument] = [:]
+        /// Parsed manifests, for the checks across apps.
+        var manifests: [(file: String, manifest: AndroidManifest)] = []
         var explicit: (schemes: UrlSchemes?, label: String)?
         /// url_schemes.json files already parsed, by path (nil: not valid UrlSchemes).
         var parsedSchemes: [String: UrlSchemes?] = [:]
@@ -124,12 +165,23 @@ public struct Linter: Sendable {
             switch file.kind {
             case .urlSchemes:
                 if parsedSchemes[Self.canonical(file.path)] == nil { _ = try checkUrlSchemes(path: file.path) }
+            case .assetLinks, .appSiteAssociation, .entitlements:
+                let bytes = try Self.read(file.path)
+                checked.append(file)
+                let diagnoses = FileLinter.lint(bytes, kind: file.kind, context: baseContext, limits: options.xmlLimits)
+                findings += diagnoses.map { Finding($0, file: file.path) }
             case .androidManifest, .infoPlist:
                 let context = try context(for: file.path)
                 let bytes = try Self.read(file.path)
                 checked.append(file)
-                let diagnoses = FileLinter.lint(bytes, kind: file.kind, context: context, limits: options.xmlLimits)
-                findings += diagnoses.map { Finding($0, file: file.path) }
+                if file.kind == .androidManifest {
+                    let (diagnoses, manifest) = FileLinter.androidManifest(bytes, context: context, limits: options.xmlLimits)
+                    findings += diagnoses.map { Finding($0, file: file.path) }
+                    if let manifest { manifests.append((file.path, manifest)) }
+                } else {
+                    let diagnoses = FileLinter.lint(bytes, kind: file.kind, context: context, limits: options.xmlLimits)
+                    findings += diagnoses.map { Finding($0, file: file.path) }
+                }
             }
         }
 
@@ -146,30 +198,54 @@ public struct Linter: Sendable {
             return document?.urlSchemes
         }
 
-        mutating func context(for path: String) throws(LintUsageError) -> LintContext {
-            if let explicit {
-                return LintContext(urlSchemes: explicit.schemes, urlSchemesSource: explicit.label, targetSdkOverride: options.targetSdk)
-            }
-            guard let nearest = FileDiscovery.nearestUrlSchemes(for: path) else {
-                return LintContext(targetSdkOverride: options.targetSdk)
-            }
-            let schemes = try checkUrlSchemes(path: nearest)
-            return LintContext(urlSchemes: schemes, urlSchemesSource: nearest, targetSdkOverride: options.targetSdk)
+        /// What every file's rules may know, before UrlSchemes is paired with it.
+        var baseContext: LintContext {
+            var context = LintContext(
+                targetSdkOverride: options.targetSdk, buildValues: options.buildValues,
+                redirectURIs: options.redirectURIs + (options.config?.redirectURIs ?? []))
+            context.assetLinks = assetLinks
+            context.appSiteAssociations = appSiteAssociations
+            context.signingCertificates = options.signingCertificates
+            context.appID = options.appID
+            return context
         }
 
-        static func read(_ path: String) throws(LintUsageError) -> [UInt8] {
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw LintUsageError("\(path): cannot be read")
+        /// Lints the association files of `--assetlinks` and `--aasa` and keeps them by host for the cross-checks.
+        mutating func loadAssociations() throws(LintUsageError) {
+            for argument in options.assetLinks {
+                for (host, path) in try AssociationSources.resolve(argument, fileName: FileKind.assetLinks.rawValue, option: "--assetlinks") {
+                    guard queued.insert(Self.canonical(path)).inserted else { continue }
+                    let (document, diagnoses) = FileLinter.assetLinks(try Self.read(path), context: baseContext)
+                    checked.append(LintedFile(path: path, kind: .assetLinks))
+                    findings += diagnoses.map { Finding($0, file: path) }
+                    if let document { assetLinks[host] = document }
+                }
             }
-            defer { try? handle.close() }
-            // Read one byte past the largest limit so an oversized file is reported as such, not loaded whole.
-            let cap = max(XMLParseLimits.default.maxBytes, UrlSchemesDocument.maxBytes) + 1
-            do {
-                return [UInt8](try handle.read(upToCount: cap) ?? Data())
-            } catch {
-                throw LintUsageError("\(path): cannot be read (\(error.localizedDescription))")
+            for argument in options.appSiteAssociations {
+                let name = FileKind.appSiteAssociation.rawValue
+                for (host, path) in try AssociationSources.resolve(argument, fileName: name, option: "--aasa") {
+                    guard queued.insert(Self.canonical(path)).inserted else { continue }
+                    let (document, diagnoses) = FileLinter.appSiteAssociation(try Self.read(path), context: baseContext)
+                    checked.append(LintedFile(path: path, kind: .appSiteAssociation))
+                    findings += diagnoses.map { Finding($0, file: path) }
+                    if let document { appSiteAssociations[host] = document }
+                }
             }
         }
+
+        mutating func context(for path: String) throws(LintUsageError) -> LintContext {
+            var context = baseContext
+            if let explicit {
+                context.urlSchemes = explicit.schemes
+                context.urlSchemesSource = explicit.label
+            } else if let nearest = FileDiscovery.nearestUrlSchemes(for: path) {
+                context.urlSchemes = try checkUrlSchemes(path: nearest)
+                context.urlSchemesSource = nearest
+            }
+            return context
+        }
+
+        static func read(_ path: String) throws(LintUsageError) -> [UInt8] { try LintInput.read(path) }
 
         static func canonical(_ path: String) -> String {
             URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path

@@ -16,10 +16,29 @@ public struct LintContext: Sendable {
     /// `--target-sdk`: overrides the manifest's own targetSdkVersion, as Gradle's value does in a merged manifest.
     public var targetSdkOverride: Int?
 
-    public init(urlSchemes: UrlSchemes? = nil, urlSchemesSource: String = "UrlSchemes", targetSdkOverride: Int? = nil) {
+    /// Placeholders, string resources and build settings that stand for what the build fills in.
+    public var buildValues: BuildValues
+    /// Redirect URIs the app receives sign-in results at (`--redirect-uri`, the config's `redirect-uris`): the
+    /// activities whose filters match them are sign-in receivers.
+    public var redirectURIs: [String]
+    /// `--assetlinks`: the assetlinks.json served by each host, by lower-case host name.
+    public var assetLinks: [String: AssetLinksDocument] = [:]
+    /// `--aasa`: the apple-app-site-association served by each domain, by lower-case domain name.
+    public var appSiteAssociations: [String: AppSiteAssociationDocument] = [:]
+    /// `--signing-cert-sha256`: the app's signing certificate fingerprints (`AA:BB:…`).
+    public var signingCertificates: [String] = []
+    /// `--app-id TEAMID.bundle`: the iOS app, when the entitlements do not say it.
+    public var appID: String?
+
+    public init(
+        urlSchemes: UrlSchemes? = nil, urlSchemesSource: String = "UrlSchemes", targetSdkOverride: Int? = nil,
+        buildValues: BuildValues = .none, redirectURIs: [String] = []
+    ) {
         self.urlSchemes = urlSchemes
         self.urlSchemesSource = urlSchemesSource
         self.targetSdkOverride = targetSdkOverride
+        self.buildValues = buildValues
+        self.redirectURIs = redirectURIs
     }
 }
 
@@ -36,4 +55,19 @@ public protocol InfoPlistRule: LintRule {
 /// A rule about a url_schemes.json file or the UrlSchemes value of a challenge.
 public protocol UrlSchemesRule: LintRule {
     func check(_ document: UrlSchemesDocument, context: LintContext) -> [Diagnosis]
+}
+
+/// A rule about an Android `assetlinks.json` (Digital Asset Links).
+public protocol AssetLinksRule: LintRule {
+    func check(_ document: AssetLinksDocument, context: LintContext) -> [Diagnosis]
+}
+
+/// A rule about an iOS `apple-app-site-association` file.
+public protocol AppSiteAssociationRule: LintRule {
+    func check(_ document: AppSiteAssociationDocument, context: LintContext) -> [Diagnosis]
+}
+
+/// A rule about an Xcode `.entitlements` file.
+public protocol EntitlementsRule: LintRule {
+    func check(_ entitlements: Entitlements, context: LintContext) -> [Diagnosis]
 }

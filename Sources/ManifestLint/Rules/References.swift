@@ -27,6 +27,22 @@ extension RuleReference {
     static let androidManifest = RuleReference(
         "Android app manifest overview",
         url: "https://developer.android.com/guide/topics/manifest/manifest-intro")
+    static let androidManifestPlaceholders = RuleReference(
+        "Android: inject build variables into the manifest",
+        url: "https://developer.android.com/build/manage-manifests#inject_build_variables_into_the_manifest")
+    static let appleBuildSettings = RuleReference(
+        "Apple: build settings reference", url: "https://developer.apple.com/documentation/xcode/build-settings-reference")
+    static let androidAssetLinks = RuleReference(
+        "Android: declare website associations (assetlinks.json)",
+        url: "https://developer.android.com/training/app-links/configure-assetlinks")
+    static let appleAssociatedDomains = RuleReference(
+        "Apple: supporting associated domains", url: "https://developer.apple.com/documentation/xcode/supporting-associated-domains")
+    static let appleApplinksDetails = RuleReference(
+        "Apple: applinks.details",
+        url: "https://developer.apple.com/documentation/bundleresources/applinks/details-swift.dictionary")
+    static let appleApplinksComponents = RuleReference(
+        "Apple: applinks.details.components",
+        url: "https://developer.apple.com/documentation/bundleresources/applinks/details-swift.dictionary/components-swift.dictionary")
     static let rfc3986Scheme = RuleReference(
         "RFC 3986 §3.1 Scheme", url: "https://www.rfc-editor.org/rfc/rfc3986#section-3.1")
     static let rfc8252PrivateUse = RuleReference(

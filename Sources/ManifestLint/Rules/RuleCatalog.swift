@@ -13,6 +13,8 @@ public enum RuleCatalog {
         SchemeClaimedTwice(),
         SchemeNotReverseDomain(),
         VersionCodeBelowMinimum(),
+        BuildValueUnresolved(),
+        AppLinksHostUnverified(),
     ]
 
     public static let infoPlist: [any InfoPlistRule] = [
@@ -23,6 +25,7 @@ public enum RuleCatalog {
         QueriesSchemesLimit(),
         QueriesOfficeSchemeMissing(),
         URLNameNotReverseDNS(),
+        BuildSettingUnresolved(),
     ]
 
     public static let urlSchemes: [any UrlSchemesRule] = [
@@ -32,6 +35,23 @@ public enum RuleCatalog {
         DuplicateEntry(),
     ]
 
+    public static let assetLinks: [any AssetLinksRule] = [
+        AssetLinksShape(),
+        AssetLinksHandleAllURLsMissing(),
+        AssetLinksFingerprintFormat(),
+    ]
+
+    public static let appSiteAssociation: [any AppSiteAssociationRule] = [
+        AppSiteAssociationShape(),
+        AppSiteAssociationAppIDFormat(),
+        AppSiteAssociationComponentKeys(),
+        AppSiteAssociationRedirectExcluded(),
+    ]
+
+    public static let entitlements: [any EntitlementsRule] = [
+        AppLinksDomainUnassociated(),
+    ]
+
     /// Checks of the document itself, run by the file linters before the rules above.
     public static let document: [any LintRule] = [
         XMLParseFailed(),
@@ -39,11 +59,16 @@ public enum RuleCatalog {
         AndroidManifestSchemaViolation(),
         PlistSchemaViolation(),
         URLSchemesJSONSyntax(),
+        AssetLinksJSONSyntax(),
+        AppSiteAssociationJSONSyntax(),
     ]
 
     /// Every rule's descriptor, document checks first.
-    public static var all: [RuleDescriptor] {
-        (document as [any LintRule] + android as [any LintRule] + infoPlist as [any LintRule]
-            + urlSchemes as [any LintRule]).map(\.descriptor)
+    public static var all: [RuleDescriptor] { checked.map(\.descriptor) }
+
+    /// Every rule, document checks first.
+    public static var checked: [any LintRule] {
+        document + android as [any LintRule] + infoPlist as [any LintRule] + urlSchemes as [any LintRule]
+            + assetLinks as [any LintRule] + appSiteAssociation as [any LintRule] + entitlements as [any LintRule]
     }
 }

@@ -21,7 +21,8 @@ public struct AutoVerifyCustomScheme: AndroidManifestRule {
                         "autoVerify intent filter declares scheme \"\(scheme.value)\"; only http and https are verified",
                         at: scheme.valuePosition))
             }
-            if web.isEmpty, let autoVerify = filter.autoVerify, schemes.isEmpty {
+            // A filter whose schemes are all placeholders is reported by android-build-value-unresolved instead.
+            if web.isEmpty, let autoVerify = filter.autoVerify, filter.schemes.isEmpty {
                 diagnoses.append(
                     descriptor.finding("autoVerify intent filter declares no http or https scheme", at: autoVerify.position))
             }

@@ -1,5 +1,6 @@
 /// Android matches `android:scheme` case-sensitively against the lower-cased scheme of the intent's URI, so an
-/// upper-case, empty or `:`-terminated scheme never matches anything.
+/// upper-case, empty or `:`-terminated scheme never matches anything. An error where sign-in arrives, info
+/// elsewhere.
 public struct DataSchemeSyntax: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-scheme-syntax",
@@ -11,22 +12,25 @@ public struct DataSchemeSyntax: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        manifest.intentFilters.flatMap(\.schemes).compactMap { attribute in
-            let scheme = attribute.value
-            if BuildTimeValue.isPlaceholder(scheme) { return nil }
-            let problem: String
-            if scheme.isEmpty {
-                problem = "android:scheme is empty"
-            } else if scheme.containsASCII(":") {
-                problem = "android:scheme \"\(scheme)\" contains ':'; write the scheme name alone"
-            } else if scheme.hasASCIIUppercase {
-                problem = "android:scheme \"\(scheme)\" has upper case letters; Android matches schemes in lower case"
-            } else if !URISchemeSyntax.isValid(scheme) {
-                problem = "android:scheme \"\(scheme)\" is not a valid URI scheme (RFC 3986 §3.1)"
-            } else {
-                return nil
+        let receivers = SignInReceivers(manifest: manifest, context: context)
+        return manifest.components.flatMap { component in
+            component.intentFilters.flatMap(\.schemes).compactMap { attribute -> Diagnosis? in
+                guard let problem = Self.problem(attribute.value) else { return nil }
+                return descriptor.finding(
+                    problem + receivers.note(for: component), at: attribute.valuePosition,
+                    severity: receivers.severity(descriptor.severity, for: component))
             }
-            return descriptor.finding(problem, at: attribute.valuePosition)
         }
+    }
+
+    static func problem(_ scheme: String) -> String? {
+        if BuildTimeValue.isPlaceholder(scheme) { return nil }
+        if scheme.isEmpty { return "android:scheme is empty" }
+        if scheme.containsASCII(":") { return "android:scheme \"\(scheme)\" contains ':'; write the scheme name alone" }
+        if scheme.hasASCIIUppercase {
+            return "android:scheme \"\(scheme)\" has upper case letters; Android matches schemes in lower case"
+        }
+        if !URISchemeSyntax.isValid(scheme) { return "android:scheme \"\(scheme)\" is not a valid URI scheme (RFC 3986 §3.1)" }
+        return nil
     }
 }

@@ -1,5 +1,5 @@
 /// `android:host` may start with `*` to match subdomains (`*.contoso.com`); a `*` anywhere else is a literal
-/// character and the filter never matches.
+/// character and the filter never matches. An error where sign-in arrives, info elsewhere.
 public struct HostWildcard: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-host-wildcard",
@@ -11,14 +11,18 @@ public struct HostWildcard: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        manifest.intentFilters.flatMap { $0.dataAttributes("host") }.compactMap { host in
-            let value = host.value
-            guard value.containsASCII("*"), !BuildTimeValue.isPlaceholder(value) else { return nil }
-            let rest = value.dropFirst()
-            let leadingWildcardOnly = value.first == "*" && !rest.containsASCII("*") && (rest.isEmpty || rest.first == ".")
-            guard !leadingWildcardOnly else { return nil }
-            return descriptor.finding(
-                "android:host \"\(value)\" has a '*' that is not a leading \"*.\" wildcard", at: host.valuePosition)
+        let receivers = SignInReceivers(manifest: manifest, context: context)
+        return manifest.components.flatMap { component in
+            component.intentFilters.flatMap { $0.dataAttributes("host") }.compactMap { host -> Diagnosis? in
+                let value = host.value
+                guard value.containsASCII("*"), !BuildTimeValue.isPlaceholder(value) else { return nil }
+                let rest = value.dropFirst()
+                let leadingWildcardOnly = value.first == "*" && !rest.containsASCII("*") && (rest.isEmpty || rest.first == ".")
+                guard !leadingWildcardOnly else { return nil }
+                return descriptor.finding(
+                    "android:host \"\(value)\" has a '*' that is not a leading \"*.\" wildcard" + receivers.note(for: component),
+                    at: host.valuePosition, severity: receivers.severity(descriptor.severity, for: component))
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 /// Android compares `android:path` and `android:pathPrefix` with the URI's path, which always starts with `/`
-/// when there is a host; without the slash the filter never matches.
+/// when there is a host; without the slash the filter never matches. An error where sign-in arrives, info
+/// elsewhere.
 public struct PathWithoutSlash: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-path-without-slash",
@@ -13,12 +14,16 @@ public struct PathWithoutSlash: AndroidManifestRule {
     static let attributes = ["path", "pathPrefix"]
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        manifest.intentFilters.flatMap { filter in
-            Self.attributes.flatMap { filter.dataAttributes($0) }
-        }.compactMap { attribute in
-            guard !attribute.value.hasPrefix("/"), !BuildTimeValue.isPlaceholder(attribute.value) else { return nil }
-            return descriptor.finding(
-                "\(attribute.qualifiedName) \"\(attribute.value)\" does not start with '/'", at: attribute.valuePosition)
+        let receivers = SignInReceivers(manifest: manifest, context: context)
+        return manifest.components.flatMap { component in
+            component.intentFilters.flatMap { filter in
+                Self.attributes.flatMap { filter.dataAttributes($0) }
+            }.compactMap { attribute -> Diagnosis? in
+                guard !attribute.value.hasPrefix("/"), !BuildTimeValue.isPlaceholder(attribute.value) else { return nil }
+                return descriptor.finding(
+                    "\(attribute.qualifiedName) \"\(attribute.value)\" does not start with '/'" + receivers.note(for: component),
+                    at: attribute.valuePosition, severity: receivers.severity(descriptor.severity, for: component))
+            }
         }
     }
 }

@@ -1,37 +1,61 @@
-/// When two activities claim the same custom scheme, Android asks the user to choose (or picks either), so the
-/// sign-in result can land in the wrong activity. Rules for http(s) App Links differ and are not checked here.
+/// When two activities claim the same custom-scheme link (scheme, host and path), Android asks the user to choose
+/// (or picks either), so the sign-in result can land in the wrong activity. One scheme routed to two activities by
+/// host or path is fine. Linter also compares the claims of several apps' manifests linted together.
+/// Rules for http(s) App Links differ and are not checked here.
 public struct SchemeClaimedTwice: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-scheme-claimed-twice",
         severity: .warning,
-        summary: "The same custom scheme is claimed by VIEW filters of two different activities.",
-        hint: "Let one activity own each custom scheme, or tell them apart by android:host or android:path.",
+        summary: "The same custom-scheme link (scheme, host and path) is claimed by two different activities or apps.",
+        hint: "Let one activity own each custom scheme link, or tell them apart by android:host or android:path.",
         reference: .androidDeepLinks)
 
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        var owner = [String: AndroidComponent]()
+        var first = [LinkClaim: LinkClaim.Owner]()
+        var reported = Set<SourcePosition>()
         var diagnoses = [Diagnosis]()
-        for component in manifest.components where component.kind == .activity || component.kind == .activityAlias {
-            var seenHere = Set<String>()
-            for filter in component.intentFilters where filter.isView {
-                for scheme in filter.schemes {
-                    let key = scheme.value.asciiLowercasedForMatching
-                    guard !key.isEmpty, !URISchemeSyntax.publicSchemes.contains(key),
-                        !BuildTimeValue.isPlaceholder(key), seenHere.insert(key).inserted
-                    else { continue }
-                    if let first = owner[key] {
-                        diagnoses.append(
-                            descriptor.finding(
-                                "scheme \"\(scheme.value)\" is also claimed by \(first.label) on line \(first.element.position.line)",
-                                at: scheme.valuePosition))
-                    } else {
-                        owner[key] = component
-                    }
-                }
+        for owner in LinkClaim.claims(of: manifest) {
+            guard let earlier = first[owner.claim] else {
+                first[owner.claim] = owner
+                continue
             }
+            guard earlier.component.element.position != owner.component.element.position,
+                reported.insert(owner.scheme.valuePosition).inserted
+            else { continue }
+            diagnoses.append(
+                descriptor.finding(
+                    "\(owner.claim) is also claimed by \(earlier.component.label) on line \(earlier.component.element.position.line)",
+                    at: owner.scheme.valuePosition))
         }
         return diagnoses
+    }
+
+    /// The same check across manifests of different apps (different or unknown package names) linted in one run:
+    /// both apps installed, the link opens a chooser. Returns (file, diagnosis) pairs.
+    static func acrossApps(_ manifests: [(file: String, manifest: AndroidManifest)]) -> [(file: String, diagnosis: Diagnosis)] {
+        let rule = SchemeClaimedTwice()
+        var first = [LinkClaim: (file: String, package: String?, owner: LinkClaim.Owner)]()
+        var found = [(file: String, diagnosis: Diagnosis)]()
+        var reported = Set<String>()
+        for (file, manifest) in manifests {
+            var claimedHere = [LinkClaim: LinkClaim.Owner]()
+            for owner in LinkClaim.claims(of: manifest) where claimedHere[owner.claim] == nil { claimedHere[owner.claim] = owner }
+            for (claim, owner) in claimedHere.sorted(by: { $0.value.scheme.valuePosition < $1.value.scheme.valuePosition }) {
+                guard let earlier = first[claim] else {
+                    first[claim] = (file, manifest.packageName, owner)
+                    continue
+                }
+                let sameApp = earlier.file == file || (earlier.package != nil && earlier.package == manifest.packageName)
+                guard !sameApp, reported.insert("\(file):\(owner.scheme.valuePosition)").inserted else { continue }
+                found.append(
+                    (file,
+                     rule.descriptor.finding(
+                        "\(claim) is also claimed by \(earlier.owner.component.label) of \(earlier.package ?? "another app") in \(earlier.file):\(earlier.owner.component.element.position.line)",
+                        at: owner.scheme.valuePosition)))
+            }
+        }
+        return found
     }
 }

@@ -1,17 +1,19 @@
 /// Office and browsers only resolve VIEW intents to filters with both DEFAULT and BROWSABLE (the Office docs'
-/// manifest snippet declares both). Filters whose data are MIME types only (document viewers) are not link targets
-/// and are left alone.
+/// manifest snippet declares both). Only sign-in receivers must be reachable that way: an app-internal deep link
+/// that only the app's own notifications open needs neither, so elsewhere this is info. Filters whose data are MIME
+/// types only (document viewers) are not link targets and are left alone.
 public struct ViewFilterNotBrowsable: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-view-filter-not-browsable",
         severity: .error,
-        summary: "A VIEW intent filter for links lacks category DEFAULT or BROWSABLE.",
+        summary: "A sign-in receiver's VIEW intent filter lacks category DEFAULT or BROWSABLE.",
         hint: "Add <category android:name=\"android.intent.category.DEFAULT\"/> and <category android:name=\"android.intent.category.BROWSABLE\"/> to the filter.",
         reference: .androidDeepLinks)
 
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
+        let receivers = SignInReceivers(manifest: manifest, context: context)
         var diagnoses = [Diagnosis]()
         for component in manifest.components where component.kind == .activity || component.kind == .activityAlias {
             for filter in component.intentFilters where filter.isView {
@@ -23,8 +25,9 @@ public struct ViewFilterNotBrowsable: AndroidManifestRule {
                 let names = missing.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
                 diagnoses.append(
                     descriptor.finding(
-                        "VIEW intent filter of \(component.label) lacks category \(names.joined(separator: " and "))",
-                        at: filter.element.position))
+                        "VIEW intent filter of \(component.label) lacks category \(names.joined(separator: " and "))"
+                            + receivers.note(for: component),
+                        at: filter.element.position, severity: receivers.severity(descriptor.severity, for: component)))
             }
         }
         return diagnoses

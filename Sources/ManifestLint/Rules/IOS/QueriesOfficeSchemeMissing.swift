@@ -13,6 +13,8 @@ public struct QueriesOfficeSchemeMissing: InfoPlistRule {
     public init() {}
 
     public func check(_ plist: InfoPlist, context: LintContext) -> [Diagnosis] {
+        // Only an app Office opens (UrlSchemes lists iOS schemes for it) returns to Office.
+        guard context.urlSchemes?.iOS?.isEmpty == false else { return [] }
         let entry = plist.entry(InfoPlist.Keys.queriesSchemes)
         let listed = Set((entry?.value?.array ?? []).compactMap { $0.string?.lowercased() })
         let missing = OfficeApp.allCases.map(\.scheme).filter { !listed.contains($0) }

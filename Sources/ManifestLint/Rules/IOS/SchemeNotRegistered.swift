@@ -1,5 +1,6 @@
 /// Office tries the iOS schemes of UrlSchemes in order; one the app does not register is never opened.
-/// Schemes are case-insensitive (RFC 3986 §3.1).
+/// Schemes are case-insensitive (RFC 3986 §3.1). When some registered schemes are build settings that were not
+/// given, a missing scheme may be one of them: that is reported as info, not guessed to be an error.
 public struct SchemeNotRegistered: InfoPlistRule {
     public let descriptor = RuleDescriptor(
         id: "ios-scheme-not-registered",
@@ -16,10 +17,13 @@ public struct SchemeNotRegistered: InfoPlistRule {
         let unresolved = registered.contains { BuildTimeValue.isPlaceholder($0) }
         let position = plist.entry(InfoPlist.Keys.urlTypes)?.keyPosition ?? plist.headPosition
         return wanted.filter { !registered.contains($0.lowercased()) }.map { scheme in
-            descriptor.finding(
-                "\(context.urlSchemesSource) lists iOS scheme \"\(scheme)\", which no CFBundleURLSchemes registers"
-                    + (unresolved ? " (some entries are build settings and could not be checked)" : ""),
-                at: position)
+            unresolved
+                ? descriptor.finding(
+                    "\(context.urlSchemesSource) lists iOS scheme \"\(scheme)\", which no literal CFBundleURLSchemes entry registers; some entries are build settings and could not be checked (use --build-setting)",
+                    at: position, severity: .info)
+                : descriptor.finding(
+                    "\(context.urlSchemesSource) lists iOS scheme \"\(scheme)\", which no CFBundleURLSchemes registers",
+                    at: position)
         }
     }
 }

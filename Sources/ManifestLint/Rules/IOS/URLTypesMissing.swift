@@ -11,6 +11,8 @@ public struct URLTypesMissing: InfoPlistRule {
     public init() {}
 
     public func check(_ plist: InfoPlist, context: LintContext) -> [Diagnosis] {
+        // Without UrlSchemes listing iOS schemes nothing says Office should open this app (a tvOS app, a library).
+        guard context.urlSchemes?.iOS?.isEmpty == false else { return [] }
         guard plist.entry(InfoPlist.Keys.urlTypes) == nil else { return [] }
         return [descriptor.finding("Info.plist has no CFBundleURLTypes", at: plist.headPosition)]
     }

@@ -1,0 +1,85 @@
+import SignInProtocol
+
+/// The activities of a manifest that receive sign-in: the auth activity a UrlSchemes entry names, activities with
+/// a VIEW filter for a plain UrlSchemes scheme or matching a configured redirect URI, and the redirect activities
+/// of well-known sign-in SDKs. Link rules are errors for these and at most info elsewhere, since an app-internal
+/// deep link without BROWSABLE or with a short scheme is not a sign-in problem (RFC 8252 §7.1 speaks of OAuth
+/// redirect schemes only).
+public struct SignInReceivers: Sendable {
+    public enum Reason: Sendable, Hashable {
+        case urlSchemesEntry
+        case urlSchemesScheme(String)
+        case redirectURI(String)
+        case knownSDK(String)
+    }
+
+    /// Redirect activities of sign-in SDKs, by class name, with the SDK's name.
+    /// AppAuth: https://github.com/openid/AppAuth-Android#capturing-the-authorization-redirect
+    /// MSAL: https://learn.microsoft.com/entra/identity-platform/tutorial-v2-android#configure-your-application
+    /// Auth0: https://auth0.com/docs/libraries/auth0-android, Okta: https://github.com/okta/okta-oidc-android,
+    /// Facebook Login: https://developers.facebook.com/docs/facebook-login/android
+    public static let knownSDKActivities: [String: String] = [
+        "net.openid.appauth.RedirectUriReceiverActivity": "AppAuth",
+        "com.microsoft.identity.client.BrowserTabActivity": "MSAL",
+        "com.auth0.android.provider.RedirectActivity": "Auth0",
+        "com.okta.oidc.OktaRedirectActivity": "Okta OIDC",
+        "com.facebook.CustomTabActivity": "Facebook Login",
+    ]
+
+    /// Schemes an SDK prescribes for its redirect (by prefix), which the app cannot make reverse-domain:
+    /// MSAL's `msauth` and `msal<client id>`, Facebook Login's `fb<app id>`.
+    public static let prescribedSchemePrefixes: [String: [String]] = [
+        "MSAL": ["msauth", "msal"],
+        "Facebook Login": ["fb"],
+    ]
+
+    /// Whether `scheme` is one the component's SDK prescribes.
+    public func schemeIsPrescribed(_ scheme: String, for component: AndroidComponent) -> Bool {
+        guard case .knownSDK(let sdk) = reason(for: component) else { return false }
+        return Self.prescribedSchemePrefixes[sdk]?.contains { scheme.asciiLowercasedForMatching.hasPrefix($0) } == true
+    }
+
+    /// Reasons by the component's element position (unique per component).
+    public private(set) var reasons: [SourcePosition: Reason] = [:]
+
+    public init(manifest: AndroidManifest, context: LintContext) {
+        for entry in manifest.appEntries(in: context.urlSchemes) {
+            if let component = manifest.component(for: entry) { reasons[component.element.position] = .urlSchemesEntry }
+        }
+        let plainSchemes = (context.urlSchemes?.android ?? []).compactMap { entry -> String? in
+            if case .scheme(let scheme) = entry { return scheme.asciiLowercasedForMatching }
+            return nil
+        }
+        let redirects = context.redirectURIs.compactMap(RedirectURI.init)
+        for component in manifest.components where component.kind == .activity || component.kind == .activityAlias {
+            let position = component.element.position
+            guard reasons[position] == nil else { continue }
+            if let name = component.qualifiedName(package: manifest.packageName), let sdk = Self.knownSDKActivities[name] {
+                reasons[position] = .knownSDK(sdk)
+                continue
+            }
+            for filter in component.intentFilters where filter.isView {
+                if let redirect = redirects.first(where: { $0.matches(filter) }) {
+                    reasons[position] = .redirectURI(redirect.text)
+                    break
+                }
+                if let scheme = filter.schemes.first(where: { plainSchemes.contains($0.value.asciiLowercasedForMatching) }) {
+                    reasons[position] = .urlSchemesScheme(scheme.value)
+                    break
+                }
+            }
+        }
+    }
+
+    public func reason(for component: AndroidComponent) -> Reason? { reasons[component.element.position] }
+
+    /// `severity` for a sign-in receiver, info for any other component.
+    public func severity(_ severity: Severity, for component: AndroidComponent) -> Severity {
+        reason(for: component) == nil ? .info : severity
+    }
+
+    /// " (not a sign-in receiver)" for findings downgraded to info, so that the reader knows why.
+    public func note(for component: AndroidComponent) -> String {
+        reason(for: component) == nil ? " (not a sign-in receiver, so info only)" : ""
+    }
+}

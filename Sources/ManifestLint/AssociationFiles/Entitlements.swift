@@ -1,0 +1,22 @@
+/// An Xcode `.entitlements` property list: the associated domains and app identifier Universal Links need.
+/// https://developer.apple.com/documentation/bundleresources/entitlements/com.apple.developer.associated-domains
+public struct Entitlements: Sendable {
+    public var plist: InfoPlist
+
+    public static let associatedDomainsKey = "com.apple.developer.associated-domains"
+    public static let applicationIdentifierKey = "application-identifier"
+
+    public init(plist: InfoPlist) { self.plist = plist }
+
+    /// The `applinks:` entries: the domain (without `?mode=…` and without the service), with its position.
+    public var appLinkDomains: [(domain: String, position: SourcePosition)] {
+        (plist.entry(Self.associatedDomainsKey)?.value?.array ?? []).compactMap { node in
+            guard let text = node.string, text.hasPrefix("applinks:") else { return nil }
+            let rest = text.dropFirst("applinks:".count)
+            return (String(rest.prefix { $0 != "?" }).asciiLowercasedForMatching, node.position)
+        }
+    }
+
+    /// `application-identifier` (usually `$(AppIdentifierPrefix)$(CFBundleIdentifier)`), after build settings.
+    public var applicationIdentifier: String? { plist.entry(Self.applicationIdentifierKey)?.value?.string }
+}
