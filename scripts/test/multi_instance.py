@@ -79,9 +79,8 @@ def main():
     servers = []
     try:
         for port in (port_a, port_b):
-            config = write_config(directory, port, keys=keys)
             # One issuer for both, as behind a load balancer.
-            config.write_text(config.read_text().replace(f"issuer: http://127.0.0.1:{port}", f"issuer: {issuer}"))
+            config = write_config(directory, port, keys=keys, issuer=issuer)
             servers.append(Server(arguments.binary, config, port, directory / f"server-{port}.log",
                                   env=environment).start())
         browser = Browser(port_a)

@@ -27,12 +27,15 @@ def free_port():
         return s.getsockname()[1]
 
 
-def write_config(directory: Path, port: int, keys: Path | None = None, extra: str = "") -> Path:
+def write_config(directory: Path, port: int, keys: Path | None = None, issuer: str | None = None,
+                 extra: str = "") -> Path:
     """The sample config on `port`, with its data in `directory` and the signing keys at `keys` (shared by several
-    instances). PostgreSQL is chosen by the environment (`SIGNIN_BRIDGE_STORE_URL`), not here."""
+    instances). The issuer follows the port unless `issuer` is given (one issuer for instances behind one name).
+    PostgreSQL is chosen by the environment (`SIGNIN_BRIDGE_STORE_URL`), not here."""
     text = (ROOT / "samples" / "bridge.yaml").read_text()
-    text = text.replace("issuer: http://127.0.0.1:8080", f"issuer: http://127.0.0.1:{port}")
     text = text.replace("  port: 8080", f"  port: {port}")
+    if issuer:
+        text = f"issuer: {issuer}\n" + text
     text = text.replace("path: data/bridge.sqlite", f"path: {directory}/bridge.sqlite")
     text = text.replace("file: data/signing-keys.json", f"file: {keys or directory / 'signing-keys.json'}")
     path = directory / f"bridge-{port}.yaml"
