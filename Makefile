@@ -1,6 +1,6 @@
 # SignInBridge: one entry point for people and CI.
 #   make run    install what is missing, build release, start the server on the sample config
-#   make test   install what is missing, run every test, then the browser end-to-end test (make e2e)
+#   make test   install what is missing, run every test (PostgreSQL on a throwaway cluster), then the browser end-to-end test (make e2e)
 SWIFT ?= swift
 CONFIG ?= samples/bridge.yaml
 PORT ?= 8080
@@ -21,8 +21,9 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# The PostgreSQL store's tests run against a throwaway cluster that the script starts and always stops.
 test: test-deps
-	$(SWIFT) test
+	bash scripts/test/postgres.sh run $(SWIFT) test
 	bash scripts/test/lint-cli.sh
 	@$(MAKE) --no-print-directory e2e
 

@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Bundled SQLite 3.54 on NIO's thread pool; chosen over GRDB by measurement (see BridgeStore/SQLite).
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        // PostgreSQL for several instances sharing one database (PostgresClient: its own bounded pool).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // Round-trip property tests (tests only; SignInProtocol itself depends on nothing but swift-crypto).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -46,6 +48,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
+        ),
+        // The PostgreSQL store: several server instances on one database.
+        .target(
+            name: "BridgeStorePostgres",
+            dependencies: [
+                "BridgeStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // The HTTP server: configuration, signing keys, routes over services.
@@ -90,6 +102,7 @@ let package = Package(
             dependencies: [
                 "BridgeServer",
                 "BridgeStore",
+                "BridgeStorePostgres",
                 "SignInProtocol",
                 "ManifestLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -125,6 +138,15 @@ let package = Package(
         .testTarget(
             name: "BridgeStoreTests",
             dependencies: ["BridgeStore"]
+        ),
+        // Needs a PostgreSQL server: SIGNIN_BRIDGE_TEST_POSTGRES_URL (scripts/test/postgres.sh starts one).
+        .testTarget(
+            name: "BridgeStorePostgresTests",
+            dependencies: [
+                "BridgeStore",
+                "BridgeStorePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "BridgeServerTests",
