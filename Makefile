@@ -24,6 +24,7 @@ release: deps
 # The PostgreSQL store's tests run against a throwaway cluster that the script starts and always stops.
 test: test-deps
 	bash scripts/test/postgres.sh run $(SWIFT) test
+	python3 scripts/test/crash_recovery.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
 	@$(MAKE) --no-print-directory e2e
 

@@ -27,8 +27,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // Bundled SQLite 3.54 on NIO's thread pool; chosen over GRDB by measurement (see BridgeStore/SQLite).
-        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         // PostgreSQL for several instances sharing one database (PostgresClient: its own bounded pool).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
@@ -40,15 +38,35 @@ let package = Package(
             name: "SignInProtocol",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
-        // Persistence behind one `Store` protocol; SQLite (sqlite-nio) is the embedded default.
+        // The store's protocols and records, in the language of the domain; no database here.
         .target(
             name: "BridgeStore",
             dependencies: [
                 "SignInProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
+        ),
+        // SQLite's C API (Debian's libsqlite3-dev), for the embedded store's thin wrapper.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The embedded default store: one SQLite file, a writer thread and reader threads (BridgeStoreSQLite/Engine).
+        .target(
+            name: "BridgeStoreSQLite",
+            dependencies: [
+                "BridgeStore",
+                "CSQLite",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The store contract as a library: every store target's tests run these checks unchanged.
+        .target(
+            name: "BridgeStoreTesting",
+            dependencies: ["BridgeStore"]
         ),
         // The PostgreSQL store: several server instances on one database.
         .target(
@@ -103,6 +121,7 @@ let package = Package(
                 "BridgeServer",
                 "BridgeStore",
                 "BridgeStorePostgres",
+                "BridgeStoreSQLite",
                 "SignInProtocol",
                 "ManifestLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -136,8 +155,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "BridgeStoreTests",
-            dependencies: ["BridgeStore"]
+            name: "BridgeStoreSQLiteTests",
+            dependencies: ["BridgeStore", "BridgeStoreSQLite", "BridgeStoreTesting"]
         ),
         // Needs a PostgreSQL server: SIGNIN_BRIDGE_TEST_POSTGRES_URL (scripts/test/postgres.sh starts one).
         .testTarget(
@@ -145,6 +164,7 @@ let package = Package(
             dependencies: [
                 "BridgeStore",
                 "BridgeStorePostgres",
+                "BridgeStoreTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
@@ -153,6 +173,7 @@ let package = Package(
             dependencies: [
                 "BridgeServer",
                 "BridgeStore",
+                "BridgeStoreSQLite",
                 "SignInProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -12,7 +12,7 @@ extension PostgresRandomAccessRow {
     func optionalDate(_ column: String) throws -> Date? { Milliseconds.date(try self[column].decode(Int64?.self)) }
 
     func digest(_ column: String) throws -> TokenDigest {
-        guard let digest = TokenDigest(hex: try text(column)) else { throw NotADigest(column: column) }
+        guard let digest = TokenDigest(hex: try text(column)) else { throw UnexpectedColumnValue(column: column) }
         return digest
     }
 
@@ -26,10 +26,10 @@ extension PostgresRandomAccessRow {
     }
 }
 
-/// A digest column that does not hold 64 lower-case hex characters (written by something else than this store).
-struct NotADigest: Error, CustomStringConvertible {
+/// A column whose text this store did not write (not a digest, not a known consent rule).
+struct UnexpectedColumnValue: Error, CustomStringConvertible {
     var column: String
-    var description: String { "column \(column) does not hold a token digest" }
+    var description: String { "column \(column) holds a value this store does not write" }
 }
 
 /// Dates are stored as whole milliseconds since the epoch, as the SQLite store does, so both read back equal dates.

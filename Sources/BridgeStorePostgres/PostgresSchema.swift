@@ -102,7 +102,16 @@ enum PostgresSchema {
                 csrf_digest text NOT NULL,
                 payload text NOT NULL,
                 created_at bigint NOT NULL,
-                expires_at bigint NOT NULL
+                expires_at bigint NOT NULL,
+                -- The request's terms in columns, so one call can check session and consent and issue the code.
+                redirect_uri text NOT NULL,
+                scope text NOT NULL,
+                code_challenge text,
+                code_challenge_method text,
+                session_context text,
+                consent text NOT NULL,
+                sign_in_after bigint,
+                max_age_seconds bigint
             )
             """,
             """

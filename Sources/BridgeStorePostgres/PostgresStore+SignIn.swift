@@ -6,14 +6,21 @@ import PostgresNIO
 
 extension PostgresStore {
     public func savePendingAuthorization(_ record: PendingAuthorizationRecord) async throws {
-        try await rows(
-            Subject("pending authorization"),
-            """
+        try await rows(Subject("pending authorization"), Self.insertPending(record))
+    }
+
+    static func insertPending(_ record: PendingAuthorizationRecord) -> PostgresQuery {
+        let terms = record.terms
+        return """
             INSERT INTO pending_authorizations
-                (digest, client_id, browser_digest, csrf_digest, payload, created_at, expires_at)
+                (digest, client_id, browser_digest, csrf_digest, payload, created_at, expires_at, redirect_uri, scope,
+                 code_challenge, code_challenge_method, session_context, consent, sign_in_after, max_age_seconds)
             VALUES (\(record.digest.hex), \(record.clientID), \(record.browserDigest.hex), \(record.csrfDigest.hex),
-                \(record.payload), \(Milliseconds.from(record.createdAt)), \(Milliseconds.from(record.expiresAt)))
-            """)
+                \(record.payload), \(Milliseconds.from(record.createdAt)), \(Milliseconds.from(record.expiresAt)),
+                \(terms.redirectURI), \(terms.scope), \(terms.codeChallenge), \(terms.codeChallengeMethod),
+                \(terms.sessionContext), \(terms.consent.rawValue), \(Milliseconds.from(terms.signInAfter)),
+                \(terms.maxAgeSeconds.map { Int64($0) }))
+            """
     }
 
     public func pendingAuthorization(_ digest: TokenDigest, at now: Date) async throws -> PendingAuthorizationRecord? {
@@ -38,11 +45,21 @@ extension PostgresStore {
     }
 
     static func pendingAuthorization(_ row: PostgresRandomAccessRow) throws -> PendingAuthorizationRecord {
-        PendingAuthorizationRecord(
+        guard let consent = AuthorizationTerms.Consent(rawValue: try row.text("consent")) else {
+            throw UnexpectedColumnValue(column: "consent")
+        }
+        return PendingAuthorizationRecord(
             digest: try row.digest("digest"), clientID: try row.text("client_id"),
             browserDigest: try row.digest("browser_digest"), csrfDigest: try row.digest("csrf_digest"),
-            payload: try row.text("payload"), createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at"))
+            payload: try row.text("payload"),
+            terms: AuthorizationTerms(
+                redirectURI: try row.text("redirect_uri"), scope: try row.text("scope"),
+                codeChallenge: try row.optionalText("code_challenge"),
+                codeChallengeMethod: try row.optionalText("code_challenge_method"),
+                sessionContext: try row.optionalText("session_context"), consent: consent,
+                signInAfter: try row.optionalDate("sign_in_after"),
+                maxAgeSeconds: try row.optionalInt64("max_age_seconds").map { Int($0) }),
+            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
     }
 }
 
@@ -50,13 +67,15 @@ extension PostgresStore {
 
 extension PostgresStore {
     public func saveConsent(_ consent: ConsentRecord) async throws {
-        try await rows(
-            Subject("consent"),
-            """
-            INSERT INTO consents (user_id, client_id, scope, granted_at)
-            VALUES (\(consent.userID), \(consent.clientID), \(consent.scope), \(Milliseconds.from(consent.grantedAt)))
-            ON CONFLICT (user_id, client_id) DO UPDATE SET scope = excluded.scope, granted_at = excluded.granted_at
-            """)
+        try await rows(Subject("consent"), Self.upsertConsent(consent))
+    }
+
+    static func upsertConsent(_ consent: ConsentRecord) -> PostgresQuery {
+        """
+        INSERT INTO consents (user_id, client_id, scope, granted_at)
+        VALUES (\(consent.userID), \(consent.clientID), \(consent.scope), \(Milliseconds.from(consent.grantedAt)))
+        ON CONFLICT (user_id, client_id) DO UPDATE SET scope = excluded.scope, granted_at = excluded.granted_at
+        """
     }
 
     public func consent(userID: String, clientID: String) async throws -> ConsentRecord? {

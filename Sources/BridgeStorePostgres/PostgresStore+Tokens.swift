@@ -115,15 +115,43 @@ extension PostgresStore {
     }
 
     public func refreshTokenStatus(_ digest: TokenDigest, at now: Date) async throws -> RefreshTokenStatus {
-        guard
-            let row = try await rows(
-                Subject("refresh token"),
-                """
+        let row = try await rows(
+            Subject("refresh token"),
+            """
+            SELECT r.client_id, r.scope, r.issued_at, r.expires_at, r.rotated_at, \(unescaped: grantColumns(of: "g"))
+            FROM refresh_tokens r JOIN grants g ON g.id = r.grant_id WHERE r.digest = \(digest.hex)
+            """
+        ).first
+        return try Self.refreshTokenStatus(digest, row: row, at: now)
+    }
+
+    /// Revokes the token's grant when the token belongs to `clientID` (RFC 7009 §2.1), in one statement; answers
+    /// the token's status as it was before.
+    public func revokeRefreshToken(_ digest: TokenDigest, clientID: String, at now: Date) async throws -> RefreshTokenStatus {
+        defer { noteChange() }
+        let row = try await rows(
+            Subject("refresh token revocation"),
+            """
+            WITH token AS (
                 SELECT r.client_id, r.scope, r.issued_at, r.expires_at, r.rotated_at, \(unescaped: grantColumns(of: "g"))
                 FROM refresh_tokens r JOIN grants g ON g.id = r.grant_id WHERE r.digest = \(digest.hex)
-                """
-            ).first
-        else { return .unknown }
+            ),
+            revoked AS (
+                UPDATE grants SET revoked_at = \(Milliseconds.from(now))
+                WHERE id = (SELECT g_id FROM token WHERE client_id = \(clientID)) AND revoked_at IS NULL
+                RETURNING id
+            ),
+            notified AS (SELECT \(unescaped: notifyChange) FROM revoked)
+            SELECT token.*, (SELECT count(*) FROM notified) AS notified FROM token
+            """
+        ).first
+        return try Self.refreshTokenStatus(digest, row: row, at: now)
+    }
+
+    static func refreshTokenStatus(_ digest: TokenDigest, row: PostgresRandomAccessRow?, at now: Date) throws
+        -> RefreshTokenStatus
+    {
+        guard let row else { return .unknown }
         let grant = try row.grant()
         let record = RefreshTokenRecord(
             digest: digest, grantID: grant.id, clientID: try row.text("client_id"), scope: try row.text("scope"),

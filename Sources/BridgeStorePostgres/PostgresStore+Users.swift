@@ -60,10 +60,14 @@ extension PostgresStore {
         return try row?.int("changed") == 1
     }
 
-    static func user(_ row: PostgresRandomAccessRow) throws -> UserRecord {
+    static func user(_ row: PostgresRandomAccessRow) throws -> UserRecord { try user(row, prefix: "") }
+
+    /// A `users` row, its columns prefixed (`u_`) when it came through a join.
+    static func user(_ row: PostgresRandomAccessRow, prefix: String) throws -> UserRecord {
         UserRecord(
-            id: try row.text("id"), signInName: try row.text("sign_in_name"),
-            friendlyName: try row.optionalText("friendly_name"), passwordHash: try row.optionalText("password_hash"))
+            id: try row.text(prefix + "id"), signInName: try row.text(prefix + "sign_in_name"),
+            friendlyName: try row.optionalText(prefix + "friendly_name"),
+            passwordHash: try row.optionalText(prefix + "password_hash"))
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import BridgeServer
 import BridgeStore
 import BridgeStorePostgres
+import BridgeStoreSQLite
 import Logging
 
 /// Which store a configuration names: PostgreSQL when `store.postgres` is present (or `SIGNIN_BRIDGE_STORE_URL`

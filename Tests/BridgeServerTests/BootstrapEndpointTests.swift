@@ -1,5 +1,6 @@
 import BridgeServer
 import BridgeStore
+import BridgeStoreSQLite
 import Foundation
 import HTTPTypes
 import Hummingbird

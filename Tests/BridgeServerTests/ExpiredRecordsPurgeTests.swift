@@ -1,5 +1,6 @@
 @testable import BridgeServer
 @testable import BridgeStore
+@testable import BridgeStoreSQLite
 import Foundation
 import Logging
 import Testing

@@ -1,4 +1,5 @@
 import BridgeStore
+import BridgeStoreTesting
 import Foundation
 import PostgresNIO
 import Testing
@@ -64,11 +65,6 @@ enum TestDatabase {
         return logger
     }()
 }
-
-/// Whole seconds, so that millisecond storage gives back exactly the same `Date`.
-let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-
-func seconds(_ s: Double) -> Date { t0.addingTimeInterval(s) }
 
 /// Opens a store on a new database, runs `body`, closes the store even when `body` throws.
 func withPostgresStore(_ body: (PostgresStore) async throws -> Void) async throws {

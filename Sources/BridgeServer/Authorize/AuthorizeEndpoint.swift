@@ -46,8 +46,12 @@ struct AuthorizeEndpoint: Sendable {
         }
     }
 
-    /// Stores the request, binds it to this browser, and shows the first step.
+    /// One store call: finishes at once for a browser whose session and consent suffice, else parks the request
+    /// bound to this browser and shows the first step.
     func start(_ pending: PendingAuthorization, _ request: Request, _ context: BridgeRequestContext) async throws -> Response {
+        guard let client = environment.client(id: pending.clientID) else {
+            return environment.pages.error(pending.language, status: .badRequest, message: \.expired)
+        }
         var newCookies: [Cookie] = []
         let browserSecret: String
         if let existing = environment.cookies.browserSecret(in: request) {
@@ -61,12 +65,14 @@ struct AuthorizeEndpoint: Sendable {
         let record = PendingAuthorizationRecord(
             digest: TokenDigest(of: id), clientID: pending.clientID, browserDigest: TokenDigest(of: browserSecret),
             csrfDigest: TokenDigest(of: CSRFToken.derive(browserSecret: browserSecret, interactionID: id)),
-            payload: try pending.encoded(), createdAt: now,
+            payload: try pending.encoded(), terms: pending.terms(client: client, requestedAt: now), createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(environment.configuration.authorize.requestLifetimeSeconds)))
-        try await environment.store.savePendingAuthorization(record)
-        var response = try await interaction.nextStep(
-            id: id, record: record, pending: pending, browserSecret: browserSecret, method: request.method,
-            request: request, context: context)
+        let (code, issue) = interaction.completion.newCode(at: now)
+        let progress = try await environment.store.startAuthorization(
+            record, session: interaction.sessionDigest(request), issue: issue, park: !pending.showsNoPages, at: now)
+        var response = interaction.respond(
+            to: progress, code: code, id: id, pending: pending, client: client, browserSecret: browserSecret,
+            method: request.method, context: context)
         for cookie in newCookies { response.setCookie(cookie) }
         return response
     }

@@ -27,7 +27,7 @@ struct AuthorizeEnvironment: Sendable {
         self.clientAddress = ClientAddress(
             trustedProxies: (configuration.listen.trustedProxies ?? []).compactMap { IPAddressRange($0) })
         self.throttle = SignInThrottle(
-            store: store, maxFailures: configuration.signIn.throttle.maxFailures,
+            maxFailures: configuration.signIn.throttle.maxFailures,
             window: TimeInterval(configuration.signIn.throttle.windowSeconds))
         self.hasher = PasswordHasher(cost: configuration.signIn.bcryptCost)
         self.now = now

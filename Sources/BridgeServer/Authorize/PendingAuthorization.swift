@@ -34,16 +34,18 @@ struct PendingAuthorization: Sendable, Codable, Hashable {
     /// `prompt=consent`: ask again even if the user agreed before (first-party clients included).
     var asksConsentAgain: Bool { prompt?.contains("consent") ?? false }
 
-    /// The earliest sign-in a browser session may have to count for this request: one made after the request began
-    /// (`prompt=login` or `select_account`), and no older than `max_age` seconds. Nil: any active session counts.
-    func earliestSignIn(requestedAt: Date, now: Date) -> Date? {
-        var earliest: Date?
-        if let prompt, prompt.contains("login") || prompt.contains("select_account") { earliest = requestedAt }
-        if let maxAge {
-            let bound = now.addingTimeInterval(-TimeInterval(maxAge))
-            earliest = max(earliest ?? bound, bound)
-        }
-        return earliest
+    /// What the store needs to finish this request on its own (`AuthorizationDecision`): the code's bindings, the
+    /// grant's session context (minted now for clients that use Office's `sc`), and the sign-in and consent rules:
+    /// `prompt=login`/`select_account` count only a sign-in after the request began, `max_age` bounds its age,
+    /// `prompt=consent` asks again (first-party clients included), and first-party clients are otherwise never asked.
+    func terms(client: BridgeConfiguration.Client, requestedAt: Date) -> AuthorizationTerms {
+        let consent: AuthorizationTerms.Consent =
+            asksConsentAgain ? .always : client.isFirstParty ? .notNeeded : .remembered
+        let freshSignIn = prompt.map { $0.contains("login") || $0.contains("select_account") } ?? false
+        return AuthorizationTerms(
+            redirectURI: redirectURI, scope: scope, codeChallenge: codeChallenge, codeChallengeMethod: codeChallengeMethod,
+            sessionContext: (client.sessionContext ?? false) ? CodeIssuance.newSessionContext() : nil, consent: consent,
+            signInAfter: freshSignIn ? requestedAt : nil, maxAgeSeconds: maxAge)
     }
 
     var scopes: [String] { scope.split(separator: " ").map(String.init) }

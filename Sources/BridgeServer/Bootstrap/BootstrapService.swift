@@ -24,14 +24,14 @@ enum BootstrapOutcome: Sendable, Equatable {
     case storeUnavailable
 }
 
-/// The WOPI bootstrapper's logic (seed 004; PROTOCOL.md §1): authenticate the access token, then answer with the
-/// user's bootstrap plus what the ecosystem operation asks for. Each answer carries fresh WOPI access tokens.
+/// The WOPI bootstrapper's logic (Microsoft's "WOPI bootstrapper" and "ecosystem operations" pages): verify the
+/// access token's signature, then one store call checks its status and user and records the answer's fresh WOPI
+/// access tokens, and the answer is the user's bootstrap plus what the ecosystem operation asks for.
 struct BootstrapService: Sendable {
     let configuration: BridgeConfiguration
     let store: any Store
     let verifier: AccessTokenVerifier
     let wopiSources: WopiSourcePrefixes
-    let users: RecentAnswers<String, UserRecord?>
     let ecosystemURL: AccessTokenURLTemplate
     let rootContainerURL: AccessTokenURLTemplate
     let now: @Sendable () -> Date
@@ -46,7 +46,6 @@ struct BootstrapService: Sendable {
         self.wopiSources = WopiSourcePrefixes(configuration.wopi.wopiSrcPrefixes)
         self.ecosystemURL = AccessTokenURLTemplate(configuration.wopi.ecosystemUrlTemplate)
         self.rootContainerURL = AccessTokenURLTemplate(configuration.wopi.rootContainer.urlTemplate)
-        self.users = RecentAnswers(maxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
         self.now = now
     }
 
@@ -56,45 +55,48 @@ struct BootstrapService: Sendable {
             return .challenge
         }
         let time = now()
-        let grant: GrantRecord
+        let claims: AccessTokenClaims
         do {
-            (_, grant) = try await verifier.verify(credential.token, at: time)
-        } catch .storeUnavailable {
-            return .storeUnavailable
+            claims = try await verifier.verifiedClaims(credential.token, at: time)
         } catch {
             logger.debug("bootstrap token refused", metadata: ["reason": "\(error)"])
             return .challenge
         }
+        if let sessionContext = request.sessionContext, sessionContext.utf8.count > Self.maxSessionContextBytes {
+            return .badRequest("X-WOPI-SessionContext is over \(Self.maxSessionContextBytes) bytes")
+        }
+        let operation = request.isPost ? request.operation : nil
         do {
-            guard let user = try await users.value(for: grant.userID, store: store, at: time, fetch: {
-                try await store.user(id: grant.userID)
-            }) else {
-                logger.debug("bootstrap token of a removed user refused")
+            if operation == .getNewAccessToken, !(request.wopiSrc.map(wopiSources.contains) ?? false) {
+                // Nothing to record: the token's status alone decides between the challenge and the 404.
+                guard case .active(_, let grant) = try await store.accessTokenStatus(tokenID: claims.jti.value, at: time),
+                    grant.subject == claims.sub.value
+                else { return .challenge }
+                return .unknownWopiSource
+            }
+            let ecosystemToken = newWopiToken(for: nil, at: time)
+            var tokens = [ecosystemToken]
+            if operation == .getNewAccessToken || operation == .getRootContainer {
+                tokens.append(newWopiToken(for: operation == .getNewAccessToken ? request.wopiSrc : nil, at: time))
+            }
+            let step = BootstrapStep(
+                accessTokenID: claims.jti.value, wopiTokens: tokens.map(\.draft), sessionContext: request.sessionContext)
+            guard case .active(let grant, let user) = try await store.bootstrap(step, at: time),
+                grant.subject == claims.sub.value, grant.clientID == claims.client_id
+            else {
+                logger.debug("bootstrap token refused by the store")
                 return .challenge
             }
-            if let sessionContext = request.sessionContext {
-                guard sessionContext.utf8.count <= Self.maxSessionContextBytes else {
-                    return .badRequest("X-WOPI-SessionContext is over \(Self.maxSessionContextBytes) bytes")
-                }
-                // Office sends it on every call; only a change is worth a write.
-                if sessionContext != grant.sessionContext {
-                    try await store.recordSessionContext(sessionContext, grant: grant.id)
-                }
-            }
-            let operation = request.isPost ? request.operation : nil
+            var response = BootstrapResponse(
+                bootstrap: Bootstrap(
+                    ecosystemURL: ecosystemURL.filled(with: ecosystemToken.value),
+                    userId: user.id, signInName: user.signInName, userFriendlyName: user.friendlyName))
             if operation == .getNewAccessToken {
-                guard let wopiSrc = request.wopiSrc, wopiSources.contains(wopiSrc) else { return .unknownWopiSource }
-                var response = try await plainBootstrap(user: user, grant: grant, at: time)
-                let token = try await issueWopiToken(grant: grant, user: user, wopiSource: wopiSrc, at: time)
-                response.accessTokenInfo = AccessTokenInfo(accessToken: token.value, expiresAt: token.expiresAt)
-                return .bootstrap(response)
-            }
-            var response = try await plainBootstrap(user: user, grant: grant, at: time)
-            if operation == .getRootContainer {
-                let token = try await issueWopiToken(grant: grant, user: user, wopiSource: nil, at: time)
+                response.accessTokenInfo = AccessTokenInfo(accessToken: tokens[1].value, expiresAt: tokens[1].draft.expiresAt)
+            } else if operation == .getRootContainer {
                 let root = configuration.wopi.rootContainer
                 response.rootContainerInfo = RootContainerInfo(
-                    containerPointer: .init(url: rootContainerURL.filled(with: token.value), name: root.name),
+                    containerPointer: .init(url: rootContainerURL.filled(with: tokens[1].value), name: root.name),
                     containerInfo: .init(name: root.name))
             }
             // Any other operation (or none) is a plain bootstrap, as the docs say.
@@ -105,24 +107,11 @@ struct BootstrapService: Sendable {
         }
     }
 
-    private func plainBootstrap(user: UserRecord, grant: GrantRecord, at time: Date) async throws -> BootstrapResponse {
-        let token = try await issueWopiToken(grant: grant, user: user, wopiSource: nil, at: time)
-        return BootstrapResponse(
-            bootstrap: Bootstrap(
-                ecosystemURL: ecosystemURL.filled(with: token.value),
-                userId: user.id, signInName: user.signInName, userFriendlyName: user.friendlyName))
-    }
-
-    private func issueWopiToken(
-        grant: GrantRecord, user: UserRecord, wopiSource: String?, at time: Date
-    ) async throws -> (value: String, expiresAt: Date) {
+    /// A WOPI access token's value (for Office) and its draft (for the store: the digest only).
+    private func newWopiToken(for wopiSource: String?, at time: Date) -> (value: String, draft: WopiTokenDraft) {
         let secret = SecretToken()
         let issuedAt = Date(timeIntervalSince1970: (time.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
         let expiresAt = issuedAt.addingTimeInterval(TimeInterval(configuration.wopi.accessTokenLifetimeSeconds))
-        try await store.issueWopiAccessToken(
-            WopiAccessTokenRecord(
-                digest: secret.digest, grantID: grant.id, userID: user.id, wopiSource: wopiSource, issuedAt: issuedAt,
-                expiresAt: expiresAt))
-        return (secret.value, expiresAt)
+        return (secret.value, WopiTokenDraft(digest: secret.digest, wopiSource: wopiSource, issuedAt: issuedAt, expiresAt: expiresAt))
     }
 }

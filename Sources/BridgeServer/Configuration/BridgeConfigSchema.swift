@@ -97,7 +97,7 @@ enum BridgeConfigSchema {
         },
         "statusCacheMilliseconds": {
           "type": "integer", "minimum": 0, "maximum": 60000, "default": 1000,
-          "description": "How long a token's and user's status read from the store may be reused. Changes made through this server take effect at once; changes by another process on the same database within this time. 0 reads the store on every request."
+          "description": "How long introspection may reuse an access token's status read from the store. Changes made through this server take effect at once; changes by another process on the same database (or another instance) within this time. 0 reads the store on every request. The bootstrapper and the token endpoint always read the store, in the same call that records their answer."
         }
       }
     },

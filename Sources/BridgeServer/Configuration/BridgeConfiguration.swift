@@ -82,9 +82,10 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         /// A rotated refresh token presented again within this time is rotated again rather than treated as a replay
         /// (`Store.rotateRefreshToken`), for clients that refresh from several threads at once. 0: strict.
         public var refreshReuseGraceSeconds: Int
-        /// How long an access token's and its user's status, once read from the store, may be reused
-        /// (`RecentAnswers`). Changes made through this server take effect at once; changes made by another process
-        /// on the same database take effect within this time. 0 reads the store on every request.
+        /// How long introspection may reuse an access token's status once read from the store (`RecentAnswers`).
+        /// Changes made through this server take effect at once; changes made by another process on the same
+        /// database take effect within this time. 0 reads the store on every request. The bootstrapper does not
+        /// use it: it reads the status in the store call that records its WOPI tokens.
         public var statusCacheMilliseconds: Int
     }
 

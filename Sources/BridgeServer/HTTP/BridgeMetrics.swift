@@ -1,5 +1,6 @@
 import CoreMetrics
 import Hummingbird
+import NIOConcurrencyHelpers
 import Prometheus
 
 /// The server's metrics, exported as Prometheus text at `/metrics`. Counters on the hot path are made once here,
@@ -11,6 +12,9 @@ public final class BridgeMetrics: Sendable {
     let notFound: Prometheus.Counter
     let badRequests: Prometheus.Counter
     let storeFailures: Prometheus.Counter
+    let storeRoundTrips: Prometheus.Counter
+    /// The store's own count when `/metrics` last read it, so the counter grows by the difference.
+    private let roundTripsSeen = NIOLockedValueBox<UInt64>(0)
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -20,6 +24,19 @@ public final class BridgeMetrics: Sendable {
         notFound = registry.makeCounter(descriptor: name, labels: [("outcome", "unknown_wopi_src")])
         badRequests = registry.makeCounter(descriptor: name, labels: [("outcome", "bad_request")])
         storeFailures = registry.makeCounter(descriptor: name, labels: [("outcome", "store_unavailable")])
+        storeRoundTrips = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "signin_bridge", metricName: "store_round_trips", unitName: "total",
+                helpText: "Calls that reached the database (SQLite transactions or statements, PostgreSQL round trips)."))
+    }
+
+    /// Brings `signin_bridge_store_round_trips_total` up to the store's count `total`.
+    func observeStoreRoundTrips(_ total: UInt64) {
+        let delta = roundTripsSeen.withLockedValue { seen -> UInt64 in
+            defer { seen = max(seen, total) }
+            return total > seen ? total - seen : 0
+        }
+        if delta > 0 { storeRoundTrips.increment(by: Int64(delta)) }
     }
 
     static var bootstrapResponses: MetricNameDescriptor {

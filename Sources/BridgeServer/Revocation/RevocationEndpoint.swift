@@ -19,18 +19,12 @@ struct RevocationEndpoint: Sendable {
         let time = now()
         switch PresentedToken(token) {
         case .accessToken(let jwt):
-            // Expired, revoked or foreign tokens need nothing; only an active token of this client is revoked.
-            guard let verified = try await verifier.activeToken(jwt, of: client.id, at: time) else { return }
-            _ = try await storeCall { try await store.revokeAccessToken(tokenID: verified.record.tokenID, at: time) }
+            // One store call: the signature says whose token it is, and revoking a revoked or expired token changes
+            // nothing. Forged, foreign and other clients' tokens are left alone.
+            guard let claims = try? await verifier.verifiedClaims(jwt, at: time), claims.client_id == client.id else { return }
+            _ = try await storeCall { try await store.revokeAccessToken(tokenID: claims.jti.value, at: time) }
         case .refreshToken(let value):
-            let status = try await storeCall { try await store.refreshTokenStatus(TokenDigest(of: value), at: time) }
-            switch status {
-            case .active(let record, _), .rotated(let record), .expired(let record), .revoked(let record):
-                guard record.clientID == client.id else { return }
-                _ = try await storeCall { try await store.revokeGrant(record.grantID, at: time) }
-            case .unknown:
-                return
-            }
+            _ = try await storeCall { try await store.revokeRefreshToken(TokenDigest(of: value), clientID: client.id, at: time) }
         }
     }
 }

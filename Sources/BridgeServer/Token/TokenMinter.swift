@@ -25,6 +25,24 @@ struct TokenMinter: Sendable {
         return try await accessTokens.sign(in: narrowed, at: now)
     }
 
+    /// The tokens of a response drafted before the store step that records them: the access token's id and times,
+    /// and a new refresh token when `withRefresh`. The access token is signed after the step (`signed`).
+    func draft(withRefresh: Bool, at now: Date) -> (TokenResponseDraft, AccessTokenDraft, SecretToken?) {
+        let access = accessTokens.draft(at: now)
+        let refresh = withRefresh ? SecretToken() : nil
+        let draft = TokenResponseDraft(
+            issuedAt: access.issuedAt, accessTokenID: access.tokenID, accessExpiresAt: access.expiresAt,
+            refreshDigest: refresh?.digest, refreshExpiresAt: refresh == nil ? nil : refreshTokenLifetime.map(now.addingTimeInterval))
+        return (draft, access, refresh)
+    }
+
+    /// Signs the drafted access token for `scope` in `grant`.
+    func signed(_ access: AccessTokenDraft, in grant: GrantRecord, scope: String) throws -> IssuedAccessToken {
+        var narrowed = grant
+        narrowed.scope = scope
+        return try accessTokens.sign(access, in: narrowed)
+    }
+
     /// A new refresh token and the record to store for it (callers store it: directly, or as a rotation's replacement).
     func refreshToken(grant: GrantID, client: String, scope: String, at now: Date) -> (SecretToken, RefreshTokenRecord) {
         let secret = SecretToken()

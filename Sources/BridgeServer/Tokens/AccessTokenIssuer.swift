@@ -39,18 +39,33 @@ public struct AccessTokenIssuer: Sendable {
     /// Signs a token in `grant` without recording it: the caller records `record` (with a refresh token, in one
     /// store call, for the token endpoint). A token whose record was not stored is refused by `AccessTokenVerifier`.
     func sign(in grant: GrantRecord, at now: Date) async throws -> (IssuedAccessToken, AccessTokenRecord) {
+        let draft = self.draft(at: now)
+        let issued = try sign(draft, in: grant)
+        return (issued, AccessTokenRecord(tokenID: draft.tokenID, grantID: grant.id, issuedAt: draft.issuedAt, expiresAt: draft.expiresAt))
+    }
+
+    /// The id and times of a token to be signed once its grant is known (the store step that finds the grant also
+    /// records the token).
+    func draft(at now: Date) -> AccessTokenDraft {
         // Whole seconds: JWT NumericDate and the store then agree exactly.
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        let expiresAt = issuedAt.addingTimeInterval(lifetime.rounded(.down))
-        let tokenID = UUID().uuidString.lowercased()
+        return AccessTokenDraft(
+            tokenID: UUID().uuidString.lowercased(), issuedAt: issuedAt, expiresAt: issuedAt.addingTimeInterval(lifetime.rounded(.down)))
+    }
+
+    /// Signs the drafted token in `grant`, whose scope the token carries.
+    func sign(_ draft: AccessTokenDraft, in grant: GrantRecord) throws -> IssuedAccessToken {
         let claims = AccessTokenClaims(
             iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: grant.subject), aud: AudienceClaim(value: issuer),
-            exp: ExpirationClaim(value: expiresAt), iat: IssuedAtClaim(value: issuedAt), jti: IDClaim(value: tokenID),
-            client_id: grant.clientID, scope: grant.scope.isEmpty ? nil : grant.scope)
-        let token = try signer.sign(claims)
-        return (
-            IssuedAccessToken(token: token, tokenID: tokenID, grantID: grant.id, expiresAt: expiresAt),
-            AccessTokenRecord(tokenID: tokenID, grantID: grant.id, issuedAt: issuedAt, expiresAt: expiresAt)
-        )
+            exp: ExpirationClaim(value: draft.expiresAt), iat: IssuedAtClaim(value: draft.issuedAt),
+            jti: IDClaim(value: draft.tokenID), client_id: grant.clientID, scope: grant.scope.isEmpty ? nil : grant.scope)
+        return IssuedAccessToken(token: try signer.sign(claims), tokenID: draft.tokenID, grantID: grant.id, expiresAt: draft.expiresAt)
     }
+}
+
+/// An access token's id and times, chosen before it is signed.
+struct AccessTokenDraft: Sendable {
+    let tokenID: String
+    let issuedAt: Date
+    let expiresAt: Date
 }

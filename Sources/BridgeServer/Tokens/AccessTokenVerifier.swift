@@ -37,8 +37,9 @@ public struct AccessTokenVerifier: Sendable {
         return (verified.record, verified.grant)
     }
 
-    /// Like `verify`, with the claims introspection reports (the scope may be narrower than the grant's).
-    func verifiedToken(_ token: String, at now: Date) async throws(Rejection) -> VerifiedAccessToken {
+    /// The token's claims when its signature, issuer, audience and expiry are right, without asking the store (the
+    /// bootstrapper asks it in the same call that records its answer).
+    func verifiedClaims(_ token: String, at now: Date) async throws(Rejection) -> AccessTokenClaims {
         let claims: AccessTokenClaims
         if let remembered = verifiedClaims.claims(for: token) {
             claims = remembered
@@ -52,6 +53,12 @@ public struct AccessTokenVerifier: Sendable {
         }
         guard claims.iss.value == issuer, claims.aud.value.contains(issuer) else { throw .wrongIssuerOrAudience }
         guard claims.exp.value > now else { throw .expired }
+        return claims
+    }
+
+    /// Like `verify`, with the claims introspection reports (the scope may be narrower than the grant's).
+    func verifiedToken(_ token: String, at now: Date) async throws(Rejection) -> VerifiedAccessToken {
+        let claims = try await verifiedClaims(token, at: now)
         let status: AccessTokenStatus
         do {
             status = try await statuses.value(for: claims.jti.value, store: store, at: now) {

@@ -1,6 +1,10 @@
-"""The benchmark's baseline: the same authorization_code + PKCE (S256) redemption as SignInBridge's token endpoint,
-written the way authlib's documentation shows (Flask integration, AuthorizationCodeGrant + CodeChallenge), on
-SQLite in WAL mode with synchronous=NORMAL (what SignInBridge uses), served by gunicorn.
+"""The benchmark's baseline: the same authorization code flow with PKCE (S256) as SignInBridge's authorize and token
+endpoints, written the way authlib's documentation shows (Flask integration, AuthorizationCodeGrant + CodeChallenge),
+on SQLite in WAL mode with synchronous=NORMAL (what SignInBridge uses), served by gunicorn.
+
+The authorize endpoint serves a signed-in browser that consented before, as SignInBridge's does on its fast path:
+the session cookie is looked up in the database with the user's consent, then the code is stored and the browser
+redirected with it.
 
 Same work per request as SignInBridge: HTTP Basic client authentication against a SHA-256 secret hash, an atomic
 single-use code redemption, PKCE S256, an ES256-signed JWT access token whose id is recorded, and an opaque
@@ -20,6 +24,7 @@ from authlib.oauth2.rfc6749 import ClientMixin, grants
 from authlib.oauth2.rfc6750 import BearerTokenGenerator
 from authlib.oauth2.rfc7636 import CodeChallenge
 from flask import Flask
+from flask import request as flask_request
 
 DB_PATH = os.environ["PEER_DB"]
 ISSUER = "http://127.0.0.1"
@@ -54,8 +59,20 @@ def create_schema(path):
             issued_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
         CREATE TABLE IF NOT EXISTS refresh_tokens (digest TEXT PRIMARY KEY, client_id TEXT NOT NULL,
             user_id TEXT NOT NULL, scope TEXT NOT NULL, issued_at INTEGER NOT NULL);
+        CREATE TABLE IF NOT EXISTS sessions (digest TEXT PRIMARY KEY, user_id TEXT NOT NULL, expires_at INTEGER NOT NULL);
+        CREATE TABLE IF NOT EXISTS consents (user_id TEXT NOT NULL, client_id TEXT NOT NULL, scope TEXT NOT NULL,
+            PRIMARY KEY (user_id, client_id));
         """
     )
+    conn.close()
+
+
+def seed_session(path, secret, user_id="demo"):
+    """A signed-in browser (`sid` cookie = secret) whose user allowed the client before."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("INSERT INTO sessions VALUES (?, ?, ?)",
+                 (hashlib.sha256(secret.encode()).hexdigest(), user_id, int(time.time() * 1000) + 86_400_000))
+    conn.execute("INSERT OR REPLACE INTO consents VALUES (?, ?, ?)", (user_id, CLIENT_ID, "wopi"))
     conn.close()
 
 
@@ -132,6 +149,16 @@ class AuthorizationCodeGrant(grants.AuthorizationCodeGrant):
             return None
         return Code(row)
 
+    def save_authorization_code(self, code, request):
+        data = request.payload.data
+        now = int(time.time() * 1000)
+        db().execute(
+            "INSERT INTO codes (digest, client_id, redirect_uri, scope, user_id, code_challenge, code_challenge_method,"
+            " auth_time, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (hashlib.sha256(code.encode()).hexdigest(), CLIENT_ID, request.payload.redirect_uri, request.scope or "",
+             request.user.get_user_id(), data.get("code_challenge"), data.get("code_challenge_method"), now // 1000,
+             now + 60_000))
+
     def delete_authorization_code(self, authorization_code):
         pass  # already consumed atomically in query_authorization_code
 
@@ -166,6 +193,19 @@ server = AuthorizationServer(app, query_client=lambda client_id: CLIENT if clien
                              save_token=save_token)
 server.register_token_generator("default", BearerTokenGenerator(access_token, refresh_token, lambda client, grant_type: 3600))
 server.register_grant(AuthorizationCodeGrant, [CodeChallenge(required=True)])
+
+
+@app.get("/oauth2/authorize")
+def authorize():
+    secret = flask_request.cookies.get("sid", "")
+    row = db().execute(
+        "SELECT s.user_id FROM sessions s JOIN consents c ON c.user_id = s.user_id AND c.client_id = ?"
+        " WHERE s.digest = ? AND s.expires_at > ?",
+        (CLIENT_ID, hashlib.sha256(secret.encode()).hexdigest(), int(time.time() * 1000)),
+    ).fetchone()
+    if row is None:
+        return "sign in first", 401
+    return server.create_authorization_response(grant_user=User(row[0]))
 
 
 @app.post("/oauth2/token")

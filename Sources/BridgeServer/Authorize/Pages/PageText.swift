@@ -19,6 +19,7 @@ struct PageText: Sendable {
     var expired: String
     var formExpired: String
     var otherBrowser: String
+    var unavailable: String
     var details: String
     var privacyTitle: String
     var privacyBody: [String]
@@ -51,6 +52,7 @@ struct PageText: Sendable {
         expired: "This sign-in has expired. Close this page and start again from the app.",
         formExpired: "This form is no longer valid. Close this page and start again from the app.",
         otherBrowser: "This sign-in was started in another browser. Start again from the app.",
+        unavailable: "Sign-in is unavailable for a moment. Wait a little and try again.",
         details: "Details for the app's developer",
         privacyTitle: "Privacy statement",
         privacyBody: [
@@ -79,6 +81,7 @@ struct PageText: Sendable {
         expired: "Denne innloggingen er utløpt. Lukk siden og start på nytt fra appen.",
         formExpired: "Dette skjemaet er ikke lenger gyldig. Lukk siden og start på nytt fra appen.",
         otherBrowser: "Denne innloggingen ble startet i en annen nettleser. Start på nytt fra appen.",
+        unavailable: "Innlogging er utilgjengelig et øyeblikk. Vent litt og prøv igjen.",
         details: "Detaljer for appens utvikler",
         privacyTitle: "Personvernerklæring",
         privacyBody: [

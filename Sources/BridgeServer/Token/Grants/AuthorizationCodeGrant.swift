@@ -2,9 +2,11 @@ import BridgeStore
 import Foundation
 import SignInProtocol
 
-/// `grant_type=authorization_code` (RFC 6749 §4.1.3). The store consumes the code atomically first, so two
-/// concurrent redemptions can never both pass; a second redemption revokes the code's grant and with it every token
-/// issued from the first one (RFC 9700 §4.2.4). The checks then run on the consumed code: a failed attempt burns it.
+/// `grant_type=authorization_code` (RFC 6749 §4.1.3), one store call: the store consumes the code atomically, so two
+/// concurrent redemptions can never both pass, and records the drafted token response in the same transaction; a
+/// second redemption revokes the code's grant and with it every token issued from the first one (RFC 9700 §4.2.4).
+/// The checks then run on the consumed code: a failed attempt burns it, and the tokens recorded for it are never
+/// handed out (their secrets exist only in this call).
 struct AuthorizationCodeGrant: Sendable {
     let store: any Store
     let minter: TokenMinter
@@ -13,7 +15,11 @@ struct AuthorizationCodeGrant: Sendable {
         code: String, redirectURI: String?, codeVerifier: String?, client: AuthenticatedClient,
         sessionContext: String?, at now: Date
     ) async throws(OAuthError) -> TokenResponse {
-        let redemption = try await storeCall { try await store.redeemAuthorizationCode(TokenDigest(of: code), at: now) }
+        let (draft, access, refresh) = minter.draft(
+            withRefresh: client.client.grants.contains(TokenRequest.GrantType.refreshToken), at: now)
+        let redemption = try await storeCall {
+            try await store.redeemAuthorizationCode(TokenDigest(of: code), at: now, issuing: draft, sessionContext: sessionContext)
+        }
         let record: AuthorizationCodeRecord
         let grant: GrantRecord
         switch redemption {
@@ -29,18 +35,7 @@ struct AuthorizationCodeGrant: Sendable {
         try CheckPKCE.check(record, verifier: codeVerifier, client: client)
         // No second look at the grant: were it revoked from now on (a concurrent replay), the tokens below would be
         // refused anyway, because every token's status is read through its grant.
-        if let sessionContext, sessionContext != grant.sessionContext {
-            _ = try await storeCall { try await store.recordSessionContext(sessionContext, grant: grant.id) }
-        }
-        let (access, accessRecord) = try await storeCall {
-            try await minter.signedAccessToken(in: grant, scope: record.scope, at: now)
-        }
-        var refresh: (SecretToken, RefreshTokenRecord)?
-        if client.client.grants.contains(TokenRequest.GrantType.refreshToken) {
-            refresh = minter.refreshToken(grant: grant.id, client: client.id, scope: record.scope, at: now)
-        }
-        // One store write for both tokens: neither is handed out unless both are recorded.
-        try await storeCall { try await store.recordTokenResponse(access: accessRecord, refresh: refresh?.1) }
-        return TokenMinter.response(access, issuedAt: now, refreshToken: refresh?.0, scope: record.scope)
+        let signed = try await storeCall { try minter.signed(access, in: grant, scope: record.scope) }
+        return TokenMinter.response(signed, issuedAt: now, refreshToken: refresh, scope: record.scope)
     }
 }

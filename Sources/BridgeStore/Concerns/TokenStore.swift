@@ -1,0 +1,75 @@
+import Foundation
+
+/// Authorization codes: single use, bound to client, redirect URI, PKCE challenge and scope.
+public protocol CodeStore: Sendable {
+    func issueAuthorizationCode(_ code: AuthorizationCodeRecord) async throws
+    /// The redemption step: consumes the code and, when it was redeemed, records `issuing` (the token response's
+    /// access and refresh token, in the code's grant, with the code's client and scope) and the latest
+    /// `sessionContext` of the grant, all in one call. A second redemption revokes the code's grant in the same call
+    /// (RFC 9700 §4.2.4).
+    func redeemAuthorizationCode(
+        _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?
+    ) async throws -> CodeRedemption
+}
+
+extension CodeStore {
+    /// Consumes the code and records nothing else.
+    public func redeemAuthorizationCode(_ digest: TokenDigest, at now: Date) async throws -> CodeRedemption {
+        try await redeemAuthorizationCode(digest, at: now, issuing: nil, sessionContext: nil)
+    }
+}
+
+/// Access tokens (signed JWTs, remembered by id so they can be revoked), WOPI access tokens and refresh tokens.
+public protocol TokenStore: Sendable {
+    // MARK: Access tokens
+
+    func recordAccessToken(_ token: AccessTokenRecord) async throws
+    func accessTokenStatus(tokenID: String, at now: Date) async throws -> AccessTokenStatus
+    @discardableResult
+    func revokeAccessToken(tokenID: String, at now: Date) async throws -> Bool
+
+    // MARK: WOPI access tokens (opaque, carried in EcosystemUrl and AccessTokenInfo)
+
+    func issueWopiAccessToken(_ token: WopiAccessTokenRecord) async throws
+    /// The token if it exists, has not expired and its grant is not revoked.
+    func activeWopiAccessToken(_ digest: TokenDigest, at now: Date) async throws -> WopiAccessTokenRecord?
+
+    // MARK: Refresh tokens (stored hashed, rotated on use)
+
+    func issueRefreshToken(_ token: RefreshTokenRecord) async throws
+    /// Records the tokens of one token response (an access token and, when the client may refresh, a refresh token)
+    /// in one atomic call: both or neither. Errors as `recordAccessToken` and `issueRefreshToken`.
+    func recordTokenResponse(access: AccessTokenRecord, refresh: RefreshTokenRecord?) async throws
+    /// Retires `presented` and stores `replacement` in its grant, atomically. Presenting an already rotated token
+    /// revokes the whole grant (RFC 9700 §4.14.2, replay detection), unless it was rotated at most `reuseGrace`
+    /// before `now`: then it is rotated again into another replacement, nothing is revoked, and the first rotation
+    /// time is kept, so the window never grows. That is for a client that refreshes from several threads at once
+    /// (the reuse interval of Okta and Auth0); 0 means none.
+    func rotateRefreshToken(
+        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date, reuseGrace: TimeInterval
+    ) async throws -> RefreshRotation
+    /// The refresh step: `rotateRefreshToken` for the token endpoint, in one call. The token must belong to
+    /// `request.clientID` and cover `request.scope` (else nothing changes and the answer says why); the new access
+    /// token and the grant's latest session context are recorded with the rotation, and the grant is returned.
+    func refresh(_ request: RefreshRequest, at now: Date, reuseGrace: TimeInterval) async throws -> RefreshOutcome
+    /// The bootstrap step: the access token's status with its grant and user and, when it is active (and its user
+    /// exists), the WOPI tokens recorded, in one call; a changed session context (once per sign-in) is recorded too.
+    /// Every instance sharing the database sees a revocation at the next bootstrap.
+    func bootstrap(_ step: BootstrapStep, at now: Date) async throws -> BootstrapStatus
+    /// RFC 7009 §2.1 for a refresh token, in one call: its grant is revoked (and with it every token issued under it)
+    /// when the token belongs to `clientID`. Answers the token's status as it was; an unknown token or another
+    /// client's changes nothing.
+    func revokeRefreshToken(_ digest: TokenDigest, clientID: String, at now: Date) async throws -> RefreshTokenStatus
+    /// What the store knows about a refresh token at `now`, without changing anything (introspection, revocation).
+    /// Never revokes: only presenting a token rotates it.
+    func refreshTokenStatus(_ digest: TokenDigest, at now: Date) async throws -> RefreshTokenStatus
+}
+
+extension TokenStore {
+    /// `rotateRefreshToken` without a reuse grace: a second presentation is always a replay.
+    public func rotateRefreshToken(
+        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date
+    ) async throws -> RefreshRotation {
+        try await rotateRefreshToken(presented, replacement: replacement, at: now, reuseGrace: 0)
+    }
+}

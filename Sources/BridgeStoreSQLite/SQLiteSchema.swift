@@ -1,0 +1,158 @@
+import BridgeStore
+/// The SQLite schema as an ordered list of migrations (one statement per string), applied on open and recorded in
+/// `PRAGMA user_version`. Never edit a released migration: append one.
+///
+/// Times are integer milliseconds since the epoch and ids/digests are text, so the same tables map one to one onto
+/// PostgreSQL (`bigint`, `text`) later. Revocation lives on the grant; token lookups join it, so revoking a grant is
+/// one row update however many tokens hang off it.
+enum SQLiteSchema {
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY NOT NULL,
+                sign_in_name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                friendly_name TEXT,
+                password_hash TEXT
+            )
+            """,
+            """
+            CREATE TABLE grants (
+                id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                session_context TEXT,
+                created_at INTEGER NOT NULL,
+                revoked_at INTEGER
+            )
+            """,
+            "CREATE INDEX grants_by_user ON grants(user_id)",
+            """
+            CREATE TABLE access_tokens (
+                token_id TEXT PRIMARY KEY NOT NULL,
+                grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+                issued_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                revoked_at INTEGER
+            )
+            """,
+            "CREATE INDEX access_tokens_by_grant ON access_tokens(grant_id)",
+            """
+            CREATE TABLE wopi_access_tokens (
+                digest TEXT PRIMARY KEY NOT NULL,
+                grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL,
+                wopi_source TEXT,
+                issued_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX wopi_access_tokens_by_grant ON wopi_access_tokens(grant_id)",
+            """
+            CREATE TABLE authorization_codes (
+                digest TEXT PRIMARY KEY NOT NULL,
+                grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+                client_id TEXT NOT NULL,
+                redirect_uri TEXT NOT NULL,
+                code_challenge TEXT,
+                code_challenge_method TEXT,
+                scope TEXT NOT NULL,
+                issued_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                redeemed_at INTEGER
+            )
+            """,
+            "CREATE INDEX authorization_codes_by_grant ON authorization_codes(grant_id)",
+            """
+            CREATE TABLE refresh_tokens (
+                digest TEXT PRIMARY KEY NOT NULL,
+                grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+                client_id TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                issued_at INTEGER NOT NULL,
+                expires_at INTEGER,
+                rotated_at INTEGER
+            )
+            """,
+            "CREATE INDEX refresh_tokens_by_grant ON refresh_tokens(grant_id)",
+            """
+            CREATE TABLE sessions (
+                digest TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                ended_at INTEGER
+            )
+            """,
+            "CREATE INDEX sessions_by_user ON sessions(user_id)",
+        ],
+        // 2: the authorize endpoint and sign-in pages (issue 5).
+        [
+            """
+            CREATE TABLE pending_authorizations (
+                digest TEXT PRIMARY KEY NOT NULL,
+                client_id TEXT NOT NULL,
+                browser_digest TEXT NOT NULL,
+                csrf_digest TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE consents (
+                user_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                granted_at INTEGER NOT NULL,
+                PRIMARY KEY (user_id, client_id)
+            )
+            """,
+            """
+            CREATE TABLE sign_in_failures (
+                key TEXT NOT NULL,
+                failed_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX sign_in_failures_by_key ON sign_in_failures(key, failed_at)",
+        ],
+        // 3: a token response's access and refresh token in one INSERT statement (`recordTokenResponses`): one
+        // round trip to the database per batch instead of BEGIN, two INSERTs and COMMIT. A statement is atomic, so
+        // both rows or neither still holds (sqlite.org/lang_createtrigger.html#instead_of_triggers).
+        [
+            """
+            CREATE VIEW token_responses AS
+            SELECT a.token_id, a.grant_id, a.issued_at, a.expires_at, r.digest AS refresh_digest,
+                r.grant_id AS refresh_grant_id, r.client_id AS refresh_client_id, r.scope AS refresh_scope,
+                r.issued_at AS refresh_issued_at, r.expires_at AS refresh_expires_at
+            FROM access_tokens a LEFT JOIN refresh_tokens r ON 0
+            """,
+            """
+            CREATE TRIGGER token_responses_insert INSTEAD OF INSERT ON token_responses
+            BEGIN
+                INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
+                VALUES (NEW.token_id, NEW.grant_id, NEW.issued_at, NEW.expires_at);
+                INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
+                SELECT NEW.refresh_digest, NEW.refresh_grant_id, NEW.refresh_client_id, NEW.refresh_scope,
+                    NEW.refresh_issued_at, NEW.refresh_expires_at
+                WHERE NEW.refresh_digest IS NOT NULL;
+            END
+            """,
+        ],
+        // 4: a pending request carries its terms in columns, so one store call can check the session and consent
+        // and issue the code (`startAuthorization`, `continueAuthorization`). Requests parked before this version
+        // lack them and are dropped: their users start the sign-in again.
+        [
+            "DELETE FROM pending_authorizations",
+            "ALTER TABLE pending_authorizations ADD COLUMN redirect_uri TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE pending_authorizations ADD COLUMN scope TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE pending_authorizations ADD COLUMN code_challenge TEXT",
+            "ALTER TABLE pending_authorizations ADD COLUMN code_challenge_method TEXT",
+            "ALTER TABLE pending_authorizations ADD COLUMN session_context TEXT",
+            "ALTER TABLE pending_authorizations ADD COLUMN consent TEXT NOT NULL DEFAULT 'remembered'",
+            "ALTER TABLE pending_authorizations ADD COLUMN sign_in_after INTEGER",
+            "ALTER TABLE pending_authorizations ADD COLUMN max_age_seconds INTEGER",
+        ],
+    ]
+}

@@ -1,0 +1,44 @@
+import BridgeStore
+import Foundation
+
+extension SQLiteStore {
+    public func refreshTokenStatus(_ digest: TokenDigest, at now: Date) async throws -> RefreshTokenStatus {
+        try Self.refreshTokenStatus(digest, row: try await read(Self.refreshTokenStatusSQL, [.text(digest.hex)]).first, at: now)
+    }
+
+    public func revokeRefreshToken(_ digest: TokenDigest, clientID: String, at now: Date) async throws -> RefreshTokenStatus {
+        defer { noteChange() }
+        return try await transaction("refresh token revocation") { tx in
+            let row = try tx.query(Self.refreshTokenStatusSQL, [.text(digest.hex)]).first
+            let status = try Self.refreshTokenStatus(digest, row: row, at: now)
+            switch status {
+            case .active(let record, _), .rotated(let record), .expired(let record), .revoked(let record):
+                if record.clientID == clientID { try Self.revokeGrant(record.grantID, at: now, in: tx) }
+            case .unknown:
+                break
+            }
+            return status
+        }
+    }
+
+    static let refreshTokenStatusSQL = """
+        SELECT r.client_id, r.scope, r.issued_at, r.expires_at, r.rotated_at, g.id AS g_id,
+               g.user_id AS g_user_id, g.client_id AS g_client_id, g.scope AS g_scope,
+               g.session_context AS g_session_context, g.created_at AS g_created_at,
+               g.revoked_at AS g_revoked_at
+        FROM refresh_tokens r JOIN grants g ON g.id = r.grant_id WHERE r.digest = ?
+        """
+
+    static func refreshTokenStatus(_ digest: TokenDigest, row: SQLiteRow?, at now: Date) throws -> RefreshTokenStatus {
+        guard let row else { return .unknown }
+        let grant = try Self.grant(row, prefix: "g_")
+        let record = RefreshTokenRecord(
+            digest: digest, grantID: grant.id, clientID: try row.text("client_id"), scope: try row.text("scope"),
+            issuedAt: try row.date("issued_at"), expiresAt: try row.optionalDate("expires_at"))
+        // Same order as `rotateRefreshToken`: a replay is a replay even after revocation or expiry.
+        if try row.optionalInt64("rotated_at") != nil { return .rotated(record) }
+        if grant.revokedAt != nil { return .revoked(record) }
+        if let expiresAt = record.expiresAt, expiresAt <= now { return .expired(record) }
+        return .active(record, grant)
+    }
+}

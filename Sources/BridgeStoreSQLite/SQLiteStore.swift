@@ -1,0 +1,345 @@
+import BridgeStore
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The embedded default `Store`: one SQLite file in WAL mode, migrations applied on open. Every protocol call is
+/// atomic: writes run in `BEGIN IMMEDIATE … COMMIT` on the writer connection, so they stay atomic when several
+/// processes share the file (`signin-bridge token issue` while `serve` runs).
+///
+/// The engine is SQLite's C API behind a thin wrapper (`SQLiteConnection`, `SQLiteWorker`): one writer thread that
+/// runs each step's whole transaction in one closure, read connections on threads of their own that never wait for
+/// it, and statements prepared once. Measured against sqlite-nio, which ran every statement as a thread-pool job and
+/// prepared it again each time, in the same full code flow benchmark (`scripts/bench/flow.sh`): see the README.
+/// Concurrent writes of one kind still share one transaction (`WriteBatcher`, group commit).
+public final class SQLiteStore: Store {
+    /// How much a commit waits for the disk. `normal` (the default) survives a crash of the process and loses at most
+    /// the last transactions on power loss (sqlite.org/wal.html §performance); `full` syncs every commit.
+    public enum Durability: String, Sendable, CaseIterable {
+        case normal, full
+    }
+
+    let writer: SQLiteWorker
+    let readers: SQLiteReaders
+    let checkpointer: WALCheckpointer
+    let codeConsumptions = WriteBatcher<CodeConsumption, (AuthorizationCodeRecord, GrantRecord)?>(maxBatch: maxBatch)
+    let tokenResponses = WriteBatcher<TokenResponseRecords, Void>(maxBatch: maxBatch)
+    let wopiAccessTokens = WriteBatcher<WopiAccessTokenRecord, Void>(maxBatch: maxBatch)
+    let bootstraps = WriteBatcher<BootstrapAttempt, BootstrapStatus>(maxBatch: maxBatch / 2)
+    private let isClosed = NIOLockedValueBox(false)
+    // A lock rather than Synchronization's Atomic, which needs macOS 15 and the package supports macOS 14.
+    private let changes = NIOLockedValueBox<UInt64>(0)
+
+    public var changeCounter: UInt64 { changes.withLockedValue { $0 } }
+
+    private let trips = NIOLockedValueBox<UInt64>(0)
+
+    /// Transactions and lone statements (reads or writes) run for callers; a group-committed batch counts once.
+    public var roundTrips: UInt64 { trips.withLockedValue { $0 } }
+
+    /// Called after the commit of a change that `changeCounter` counts (never before: a reader that saw the old
+    /// counter must also have read the old data, so its answer is dropped).
+    func noteChange() {
+        changes.withLockedValue { $0 += 1 }
+    }
+
+    /// Read connections: two, one per core of the machines this is measured on; reads of one step are one statement.
+    static let readerCount = 2
+
+    private init(writer: SQLiteWorker, readers: SQLiteReaders, checkpointer: WALCheckpointer) {
+        self.writer = writer
+        self.readers = readers
+        self.checkpointer = checkpointer
+    }
+
+    /// Opens (creating folders and file if needed) the database at `path` and applies pending migrations.
+    public static func open(path: String, durability: Durability = .normal) async throws -> SQLiteStore {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let writer = try SQLiteWorker(path: path)
+        do {
+            try await writer.run { connection in
+                // Sleeps while another process holds the lock, instead of failing at once.
+                try connection.query("PRAGMA busy_timeout = 5000")
+                try connection.query("PRAGMA journal_mode = WAL")
+                try connection.query("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+                try connection.query("PRAGMA foreign_keys = ON")
+                // Checkpoints run on their own connection (WALCheckpointer), never inside a commit.
+                try connection.query("PRAGMA wal_autocheckpoint = 0")
+                try Self.migrate(connection)
+            }
+        } catch {
+            try? await writer.close()
+            throw error
+        }
+        let readers: SQLiteReaders
+        let checkpoints: SQLiteWorker
+        do {
+            readers = try await SQLiteReaders(path: path, count: readerCount) { connection in
+                try connection.query("PRAGMA busy_timeout = 5000")
+                try connection.query("PRAGMA query_only = ON")
+            }
+            checkpoints = try SQLiteWorker(path: path)
+            try await checkpoints.run { _ = try $0.query("PRAGMA busy_timeout = 5000") }
+        } catch {
+            try? await writer.close()
+            throw error
+        }
+        return SQLiteStore(
+            writer: writer, readers: readers,
+            checkpointer: WALCheckpointer(worker: checkpoints, interval: .milliseconds(250)))
+    }
+
+    /// Applies the migrations newer than the file's `user_version`, in one transaction.
+    private static func migrate(_ connection: SQLiteConnection) throws {
+        try connection.query("BEGIN IMMEDIATE")
+        do {
+            let version = try connection.query("PRAGMA user_version").first?.column("user_version")?.integer ?? 0
+            for (index, statements) in SQLiteSchema.migrations.enumerated() where index >= version {
+                for statement in statements { try connection.query(statement) }
+                try connection.query("PRAGMA user_version = \(index + 1)")
+            }
+            try connection.query("COMMIT")
+        } catch {
+            _ = try? connection.query("ROLLBACK")
+            throw error
+        }
+    }
+
+    public func checkHealth() async throws {
+        _ = try await read("SELECT count(*) AS n FROM grants WHERE 0")
+    }
+
+    public func close() async throws {
+        guard isClosed.withLockedValue({ closed in defer { closed = true }; return !closed }) else { return }
+        // In a fresh task: closing must happen even when the caller is being cancelled (graceful shutdown). Each
+        // worker closes its connection after the closures queued before, so a running transaction finishes first.
+        let (readers, writer, checkpointer) = (self.readers, self.writer, self.checkpointer)
+        let closing = Task {
+            var failure: (any Error)?
+            do { try await checkpointer.stop() } catch { failure = error }
+            do { try await readers.close() } catch { failure = failure ?? error }
+            do { try await writer.close() } catch { failure = failure ?? error }
+            if let failure { throw failure }
+        }
+        try await closing.value
+    }
+
+    // MARK: plumbing
+
+    /// The writer connection inside one transaction, on the writer's thread.
+    struct Transaction {
+        let connection: SQLiteConnection
+
+        @discardableResult
+        func query(_ sql: String, _ binds: [SQLiteData] = []) throws -> [SQLiteRow] {
+            try connection.query(sql, binds)
+        }
+
+        /// Rows changed by the last INSERT, UPDATE or DELETE of this transaction.
+        func changes() -> Int { connection.changes }
+    }
+
+    /// Runs `body` in `BEGIN IMMEDIATE … COMMIT` on the writer's thread (one hop for the whole step), rolling back on
+    /// any error. Constraint violations become `StoreError`s naming `what`.
+    @discardableResult
+    func transaction<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T {
+        try await onWriter(what) { connection in
+            let tx = Transaction(connection: connection)
+            try tx.query("BEGIN IMMEDIATE")
+            do {
+                let result = try body(tx)
+                try tx.query("COMMIT")
+                return result
+            } catch {
+                _ = try? tx.query("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// One INSERT, UPDATE or DELETE on the writer, without `BEGIN … COMMIT`: SQLite runs a lone statement in its own
+    /// implicit transaction, just as atomic (sqlite.org/lang_transaction.html).
+    func write(_ what: String, _ sql: String, _ binds: [SQLiteData]) async throws {
+        _ = try await writeReturning(what, sql, binds)
+    }
+
+    /// `write` for a statement with a `RETURNING` clause: the rows it changed.
+    func writeReturning(_ what: String, _ sql: String, _ binds: [SQLiteData]) async throws -> [SQLiteRow] {
+        try await onWriter(what) { try $0.query(sql, binds) }
+    }
+
+    /// Runs `body` on the writer's thread; SQLite errors become `StoreError`s naming `what`.
+    private func onWriter<T: Sendable>(
+        _ what: String, _ body: @escaping @Sendable (SQLiteConnection) throws -> T
+    ) async throws -> T {
+        guard !isClosed.withLockedValue({ $0 }) else { throw StoreError.closed }
+        trips.withLockedValue { $0 += 1 }
+        do {
+            return try await writer.run(body)
+        } catch let error as SQLiteError {
+            throw Self.storeError(error, what: what)
+        }
+    }
+
+    /// One read statement on a read connection (a consistent snapshot in WAL mode).
+    func read(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
+        guard !isClosed.withLockedValue({ $0 }) else { throw StoreError.closed }
+        trips.withLockedValue { $0 += 1 }
+        return try await readers.run { try $0.query(sql, binds) }
+    }
+
+    static func storeError(_ error: SQLiteError, what: String) -> any Error {
+        switch error.code {
+        case SQLiteError.foreignKeyFailed: StoreError.missingReference(what: "the grant of \(what)")
+        case SQLiteError.primaryKeyFailed, SQLiteError.uniqueFailed: StoreError.duplicate(what: what)
+        default: error
+        }
+    }
+}
+
+// MARK: Users
+
+extension SQLiteStore {
+    public func saveUser(_ user: UserRecord) async throws {
+        defer { noteChange() }
+        return try await transaction("user \(user.id) or sign-in name \(user.signInName)") { tx in
+            try tx.query(
+                """
+                INSERT INTO users (id, sign_in_name, friendly_name, password_hash) VALUES (?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET sign_in_name = excluded.sign_in_name,
+                    friendly_name = excluded.friendly_name, password_hash = excluded.password_hash
+                """,
+                [.text(user.id), .text(user.signInName), .optionalText(user.friendlyName), .optionalText(user.passwordHash)])
+        }
+    }
+
+    public func user(id: String) async throws -> UserRecord? {
+        try await read("SELECT * FROM users WHERE id = ?", [.text(id)]).first.map { try Self.user($0) }
+    }
+
+    public func user(signInName: String) async throws -> UserRecord? {
+        try await read("SELECT * FROM users WHERE sign_in_name = ?", [.text(signInName)]).first.map { try Self.user($0) }
+    }
+
+    /// Reads the user columns of `row`, prefixed `u_` when the row is a join.
+    static func user(_ row: SQLiteRow, prefix: String = "") throws -> UserRecord {
+        UserRecord(
+            id: try row.text(prefix + "id"), signInName: try row.text(prefix + "sign_in_name"),
+            friendlyName: try row.optionalText(prefix + "friendly_name"),
+            passwordHash: try row.optionalText(prefix + "password_hash"))
+    }
+}
+
+// MARK: Grants
+
+extension SQLiteStore {
+    public func createGrant(_ grant: GrantRecord) async throws {
+        try await transaction("grant \(grant.id)") { tx in try Self.insertGrant(grant, in: tx) }
+    }
+
+    static func insertGrant(_ grant: GrantRecord, in tx: Transaction) throws {
+        try tx.query(
+            """
+            INSERT INTO grants (id, user_id, client_id, scope, session_context, created_at, revoked_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(grant.id.rawValue), .text(grant.userID), .text(grant.clientID), .text(grant.scope),
+                .optionalText(grant.sessionContext), .millis(grant.createdAt), .millis(grant.revokedAt),
+            ])
+    }
+
+    public func grant(id: GrantID) async throws -> GrantRecord? {
+        try await read("SELECT * FROM grants WHERE id = ?", [.text(id.rawValue)]).first.map { try Self.grant($0) }
+    }
+
+    public func recordSessionContext(_ sessionContext: String, grant: GrantID) async throws -> Bool {
+        defer { noteChange() }
+        return try await transaction("session context") { tx in
+            try tx.query(
+                "UPDATE grants SET session_context = ? WHERE id = ?", [.text(sessionContext), .text(grant.rawValue)])
+            return tx.changes() == 1
+        }
+    }
+
+    public func revokeGrant(_ id: GrantID, at now: Date) async throws -> Bool {
+        defer { noteChange() }
+        return try await transaction("grant revocation") { tx in
+            try Self.revokeGrant(id, at: now, in: tx)
+            return try !tx.query("SELECT 1 FROM grants WHERE id = ?", [.text(id.rawValue)]).isEmpty
+        }
+    }
+
+    public func revokeGrants(userID: String, at now: Date) async throws -> Int {
+        defer { noteChange() }
+        return try await transaction("grant revocation") { tx in
+            try tx.query(
+                "UPDATE grants SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [.millis(now), .text(userID)])
+            return tx.changes()
+        }
+    }
+
+    /// Keeps the first revocation time when called again.
+    static func revokeGrant(_ id: GrantID, at now: Date, in tx: Transaction) throws {
+        try tx.query(
+            "UPDATE grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.millis(now), .text(id.rawValue)])
+    }
+
+    /// Reads the grant columns of `row`, prefixed `g_` when the row is a join.
+    static func grant(_ row: SQLiteRow, prefix: String = "") throws -> GrantRecord {
+        GrantRecord(
+            id: GrantID(try row.text(prefix + "id")), userID: try row.text(prefix + "user_id"),
+            clientID: try row.text(prefix + "client_id"), scope: try row.text(prefix + "scope"),
+            sessionContext: try row.optionalText(prefix + "session_context"),
+            createdAt: try row.date(prefix + "created_at"), revokedAt: try row.optionalDate(prefix + "revoked_at"))
+    }
+}
+
+// MARK: Sessions and housekeeping
+
+extension SQLiteStore {
+    public func createSession(_ session: SessionRecord) async throws {
+        try await transaction("session") { tx in try Self.insertSession(session, in: tx) }
+    }
+
+    static func insertSession(_ session: SessionRecord, in tx: Transaction) throws {
+        try tx.query(
+            "INSERT INTO sessions (digest, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+            [.text(session.digest.hex), .text(session.userID), .millis(session.createdAt), .millis(session.expiresAt)])
+    }
+
+    public func activeSession(_ digest: TokenDigest, at now: Date) async throws -> SessionRecord? {
+        try await read(
+            "SELECT * FROM sessions WHERE digest = ? AND ended_at IS NULL AND expires_at > ?",
+            [.text(digest.hex), .millis(now)]
+        ).first.map { row in
+            SessionRecord(
+                digest: digest, userID: try row.text("user_id"), createdAt: try row.date("created_at"),
+                expiresAt: try row.date("expires_at"))
+        }
+    }
+
+    public func endSessions(userID: String, at now: Date) async throws -> Int {
+        try await transaction("session end") { tx in
+            try tx.query(
+                "UPDATE sessions SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL AND expires_at > ?",
+                [.millis(now), .text(userID), .millis(now)])
+            return tx.changes()
+        }
+    }
+
+    public func purgeExpired(before cutoff: Date) async throws -> Int {
+        try await transaction("purge") { tx in
+            var count = 0
+            for table in ["access_tokens", "wopi_access_tokens", "authorization_codes", "sessions", "pending_authorizations"] {
+                try tx.query("DELETE FROM \(table) WHERE expires_at < ?", [.millis(cutoff)])
+                count += tx.changes()
+            }
+            try tx.query("DELETE FROM sign_in_failures WHERE failed_at < ?", [.millis(cutoff)])
+            count += tx.changes()
+            try tx.query(
+                "DELETE FROM refresh_tokens WHERE expires_at IS NOT NULL AND expires_at < ?", [.millis(cutoff)])
+            return count + tx.changes()
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import BridgeStore
+import Foundation
+import Testing
+
+/// Many writes at once, as under load: a store may group them (the SQLite store's group commit), but every caller
+/// must get exactly the answer it would have had alone, and one faulty record must not cost its neighbours theirs.
+/// Store contract: bursts of concurrent writes.
+enum BurstContract {
+    static let aBurstOfRedemptionsAnswersEachCodeOnItsOwn = StoreContractCheck(
+        "bursts of concurrent writes: aBurstOfRedemptionsAnswersEachCodeOnItsOwn"
+    ) { kind in
+        try await withStore(kind) { store in
+            // A grant per code: a replay revokes its grant, which must not change how other codes are answered.
+            var grants: [GrantRecord] = []
+            for index in 0..<44 { grants.append(try await makeGrant(in: store, user: "user-\(index)")) }
+            let fresh = (0..<40).map { _ in SecretToken() }
+            let used = SecretToken()
+            let expired = SecretToken()
+            let ofRevokedGrant = SecretToken()
+            for (index, secret) in fresh.enumerated() {
+                try await store.issueAuthorizationCode(SingleUseContract.code(in: grants[index], secret))
+            }
+            try await store.issueAuthorizationCode(SingleUseContract.code(in: grants[40], used))
+            try await store.issueAuthorizationCode(
+                SingleUseContract.code(in: grants[41], expired, expiresAt: seconds(5)))
+            try await store.issueAuthorizationCode(SingleUseContract.code(in: grants[42], ofRevokedGrant))
+            try await store.revokeGrant(grants[42].id, at: seconds(1))
+            #expect(try await store.redeemAuthorizationCode(used.digest, at: seconds(2)) != .unknown)
+
+            // Each fresh code twice, plus one of every other case, all at once.
+            var attempts: [(label: String, digest: TokenDigest)] = fresh.enumerated().flatMap { index, secret in
+                [("fresh-\(index)", secret.digest), ("fresh-\(index)", secret.digest)]
+            }
+            attempts += [
+                ("used", used.digest), ("expired", expired.digest), ("revoked", ofRevokedGrant.digest),
+                ("unknown", SecretToken().digest),
+            ]
+            let outcomes = try await withThrowingTaskGroup(of: (String, CodeRedemption).self) { group in
+                for attempt in attempts.shuffled() {
+                    group.addTask { (attempt.label, try await store.redeemAuthorizationCode(attempt.digest, at: seconds(10))) }
+                }
+                return try await group.reduce(into: [String: [CodeRedemption]]()) { $0[$1.0, default: []].append($1.1) }
+            }
+            for (index, secret) in fresh.enumerated() {
+                let pair = outcomes["fresh-\(index)"] ?? []
+                // One of the two got the code, the other is a replay (which revokes the grant, as it must).
+                #expect(pair.contains(.redeemed(SingleUseContract.code(in: grants[index], secret), grants[index])))
+                #expect(pair.contains(.replayed(grants[index].id)))
+            }
+            #expect(outcomes["used"] == [.replayed(grants[40].id)])
+            #expect(outcomes["expired"] == [.expired])
+            #expect(outcomes["revoked"] == [.revoked])
+            #expect(outcomes["unknown"] == [.unknown])
+        }
+    }
+
+    static let aFaultyTokenResponseInABurstFailsAlone = StoreContractCheck(
+        "bursts of concurrent writes: aFaultyTokenResponseInABurstFailsAlone"
+    ) { kind in
+        try await withStore(kind) { store in
+            let grant = try await makeGrant(in: store)
+            let taken = RefreshTokenRecord(digest: SecretToken().digest, grantID: grant.id, clientID: "office", issuedAt: t0)
+            try await store.issueRefreshToken(taken)
+            let good = (0..<30).map { index in
+                (
+                    AccessTokenRecord(tokenID: "jti-\(index)", grantID: grant.id, issuedAt: t0, expiresAt: seconds(300)),
+                    RefreshTokenRecord(
+                        digest: SecretToken().digest, grantID: grant.id, clientID: "office", scope: "wopi", issuedAt: t0)
+                )
+            }
+            let faulty = AccessTokenRecord(tokenID: "jti-faulty", grantID: grant.id, issuedAt: t0, expiresAt: seconds(300))
+            let failures = await withTaskGroup(of: (String, (any Error)?).self) { group in
+                for (access, refresh) in good {
+                    group.addTask {
+                        do { try await store.recordTokenResponse(access: access, refresh: refresh) } catch { return (access.tokenID, error) }
+                        return (access.tokenID, nil)
+                    }
+                }
+                group.addTask {
+                    do { try await store.recordTokenResponse(access: faulty, refresh: taken) } catch { return ("jti-faulty", error) }
+                    return ("jti-faulty", nil)
+                }
+                return await group.reduce(into: [String: String]()) { failures, answer in
+                    if let error = answer.1 { failures[answer.0] = "\(error)" }
+                }
+            }
+            #expect(failures == ["jti-faulty": "\(StoreError.duplicate(what: "refresh token"))"])
+            for (access, refresh) in good {
+                #expect(try await store.accessTokenStatus(tokenID: access.tokenID, at: seconds(1)) == .active(access, grant))
+                #expect(try await store.refreshTokenStatus(refresh.digest, at: seconds(1)) == .active(refresh, grant))
+            }
+            #expect(try await store.accessTokenStatus(tokenID: "jti-faulty", at: seconds(1)) == .unknown)
+        }
+    }
+
+    static let aBurstOfWopiTokensIsStoredWholeExceptTheDuplicate = StoreContractCheck(
+        "bursts of concurrent writes: aBurstOfWopiTokensIsStoredWholeExceptTheDuplicate"
+    ) { kind in
+        try await withStore(kind) { store in
+            let grant = try await makeGrant(in: store)
+            let secrets = (0..<30).map { _ in SecretToken() }
+            func record(_ secret: SecretToken) -> WopiAccessTokenRecord {
+                WopiAccessTokenRecord(
+                    digest: secret.digest, grantID: grant.id, userID: grant.userID, wopiSource: nil, issuedAt: t0,
+                    expiresAt: seconds(600))
+            }
+            // The first secret twice: exactly one of the two is refused as a duplicate.
+            let failures = await withTaskGroup(of: Bool.self) { group in
+                for secret in secrets + [secrets[0]] {
+                    group.addTask {
+                        do { try await store.issueWopiAccessToken(record(secret)) } catch { return error as? StoreError == .duplicate(what: "WOPI access token") }
+                        return false
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(failures == 1)
+            for secret in secrets {
+                #expect(try await store.activeWopiAccessToken(secret.digest, at: seconds(1)) == record(secret))
+            }
+        }
+    }
+
+    static let all: [StoreContractCheck] = [
+        aBurstOfRedemptionsAnswersEachCodeOnItsOwn,
+        aFaultyTokenResponseInABurstFailsAlone,
+        aBurstOfWopiTokensIsStoredWholeExceptTheDuplicate,
+    ]
+}

@@ -1,0 +1,107 @@
+import BridgeStore
+import Foundation
+import Testing
+
+/// Store contract: access and WOPI tokens.
+enum TokenContract {
+    static let accessTokenIsActiveUntilItsExpiryInstant = StoreContractCheck(
+        "access and WOPI tokens: accessTokenIsActiveUntilItsExpiryInstant"
+    ) { kind in
+        try await withStore(kind) { store in
+            let grant = try await makeGrant(in: store)
+            let token = AccessTokenRecord(tokenID: "jti-1", grantID: grant.id, issuedAt: t0, expiresAt: seconds(300))
+            try await store.recordAccessToken(token)
+            #expect(try await store.accessTokenStatus(tokenID: "jti-1", at: seconds(299)) == .active(token, grant))
+            #expect(try await store.accessTokenStatus(tokenID: "jti-1", at: seconds(300)) == .expired)
+            #expect(try await store.accessTokenStatus(tokenID: "jti-2", at: t0) == .unknown)
+        }
+    }
+
+    static let accessTokenIsRevokedAloneOrWithItsGrant = StoreContractCheck(
+        "access and WOPI tokens: accessTokenIsRevokedAloneOrWithItsGrant"
+    ) { kind in
+        try await withStore(kind) { store in
+            let grant = try await makeGrant(in: store)
+            for id in ["a", "b"] {
+                try await store.recordAccessToken(
+                    AccessTokenRecord(tokenID: id, grantID: grant.id, issuedAt: t0, expiresAt: seconds(300)))
+            }
+            #expect(try await store.revokeAccessToken(tokenID: "a", at: seconds(1)))
+            #expect(try await store.revokeAccessToken(tokenID: "zzz", at: seconds(1)) == false)
+            #expect(try await store.accessTokenStatus(tokenID: "a", at: seconds(2)) == .revoked)
+            guard case .active = try await store.accessTokenStatus(tokenID: "b", at: seconds(2)) else {
+                Issue.record("b must stay active")
+                return
+            }
+            try await store.revokeGrant(grant.id, at: seconds(3))
+            #expect(try await store.accessTokenStatus(tokenID: "b", at: seconds(4)) == .revoked)
+        }
+    }
+
+    static let accessTokenNeedsAnExistingGrantAndAUniqueID = StoreContractCheck(
+        "access and WOPI tokens: accessTokenNeedsAnExistingGrantAndAUniqueID"
+    ) { kind in
+        try await withStore(kind) { store in
+            let orphan = AccessTokenRecord(tokenID: "x", grantID: GrantID("missing"), issuedAt: t0, expiresAt: seconds(1))
+            await #expect(throws: StoreError.missingReference(what: "the grant of access token x")) {
+                try await store.recordAccessToken(orphan)
+            }
+            let grant = try await makeGrant(in: store)
+            let token = AccessTokenRecord(tokenID: "x", grantID: grant.id, issuedAt: t0, expiresAt: seconds(1))
+            try await store.recordAccessToken(token)
+            await #expect(throws: StoreError.duplicate(what: "access token x")) {
+                try await store.recordAccessToken(token)
+            }
+        }
+    }
+
+    static let wopiTokenIsFoundByDigestWhileActive = StoreContractCheck(
+        "access and WOPI tokens: wopiTokenIsFoundByDigestWhileActive"
+    ) { kind in
+        try await withStore(kind) { store in
+            let grant = try await makeGrant(in: store)
+            let secret = SecretToken()
+            let record = WopiAccessTokenRecord(
+                digest: secret.digest, grantID: grant.id, userID: "alice",
+                wopiSource: "https://wopi.example/wopi/files/1", issuedAt: t0, expiresAt: seconds(3600))
+            try await store.issueWopiAccessToken(record)
+            #expect(try await store.activeWopiAccessToken(TokenDigest(of: secret.value), at: seconds(1)) == record)
+            #expect(try await store.activeWopiAccessToken(secret.digest, at: seconds(3600)) == nil)
+            #expect(try await store.activeWopiAccessToken(SecretToken().digest, at: seconds(1)) == nil)
+            try await store.revokeGrant(grant.id, at: seconds(2))
+            #expect(try await store.activeWopiAccessToken(secret.digest, at: seconds(3)) == nil)
+        }
+    }
+
+    static let purgeDeletesOnlyWhatExpiredBeforeTheCutoff = StoreContractCheck(
+        "access and WOPI tokens: purgeDeletesOnlyWhatExpiredBeforeTheCutoff"
+    ) { kind in
+        try await withStore(kind) { store in
+            let grant = try await makeGrant(in: store)
+            try await store.recordAccessToken(
+                AccessTokenRecord(tokenID: "old", grantID: grant.id, issuedAt: t0, expiresAt: seconds(10)))
+            try await store.recordAccessToken(
+                AccessTokenRecord(tokenID: "new", grantID: grant.id, issuedAt: t0, expiresAt: seconds(1000)))
+            let code = SecretToken()
+            try await store.issueAuthorizationCode(
+                AuthorizationCodeRecord(
+                    digest: code.digest, grantID: grant.id, clientID: "office", redirectURI: "https://localhost",
+                    issuedAt: t0, expiresAt: seconds(60)))
+            _ = try await store.redeemAuthorizationCode(code.digest, at: seconds(1))
+            // A consumed code is kept until it expires, so a replay within its lifetime is still detected.
+            #expect(try await store.purgeExpired(before: seconds(30)) == 1)
+            #expect(try await store.accessTokenStatus(tokenID: "old", at: seconds(5)) == .unknown)
+            #expect(try await store.redeemAuthorizationCode(code.digest, at: seconds(40)) == .replayed(grant.id))
+            #expect(try await store.purgeExpired(before: seconds(61)) == 1)
+            #expect(try await store.redeemAuthorizationCode(code.digest, at: seconds(62)) == .unknown)
+        }
+    }
+
+    static let all: [StoreContractCheck] = [
+        accessTokenIsActiveUntilItsExpiryInstant,
+        accessTokenIsRevokedAloneOrWithItsGrant,
+        accessTokenNeedsAnExistingGrantAndAUniqueID,
+        wopiTokenIsFoundByDigestWhileActive,
+        purgeDeletesOnlyWhatExpiredBeforeTheCutoff,
+    ]
+}

@@ -1,0 +1,81 @@
+import BridgeStore
+import BridgeStoreSQLite
+import BridgeStoreTesting
+import Foundation
+import Testing
+
+/// What only the SQLite implementation promises: a file that survives a restart, WAL mode, idempotent migrations.
+@Suite("SQLiteStore")
+struct SQLiteStoreTests {
+    @Test func reopeningTheSameFileKeepsEverything() async throws {
+        let path = try TemporaryDirectory.make().appendingPathComponent("nested/dir/bridge.sqlite").path
+        let first = try await SQLiteStore.open(path: path)
+        let grant = try await makeGrant(in: first)
+        try await first.recordAccessToken(
+            AccessTokenRecord(tokenID: "jti", grantID: grant.id, issuedAt: t0, expiresAt: seconds(60)))
+        try await first.close()
+
+        let second = try await SQLiteStore.open(path: path, durability: .full)
+        #expect(try await second.accessTokenStatus(tokenID: "jti", at: seconds(1)) == .active(
+            AccessTokenRecord(tokenID: "jti", grantID: grant.id, issuedAt: t0, expiresAt: seconds(60)), grant))
+        try await second.close()
+    }
+
+    @Test func databaseIsInWriteAheadLogMode() async throws {
+        let directory = try TemporaryDirectory.make()
+        let store = try await SQLiteStore.open(path: directory.appendingPathComponent("bridge.sqlite").path)
+        _ = try await makeGrant(in: store)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("bridge.sqlite-wal").path))
+        try await store.close()
+    }
+
+    @Test func twoStoresOnOneFileSeeEachOthersWrites() async throws {
+        // As `signin-bridge token issue` and `serve` do: two handles, one file.
+        let path = try TemporaryDirectory.make().appendingPathComponent("bridge.sqlite").path
+        let server = try await SQLiteStore.open(path: path)
+        let cli = try await SQLiteStore.open(path: path)
+        let grant = try await makeGrant(in: cli)
+        #expect(try await server.grant(id: grant.id) == grant)
+        try await cli.close()
+        try await server.close()
+    }
+
+    @Test func unusableDirectoryFailsToOpen() async throws {
+        await #expect(throws: (any Error).self) { try await SQLiteStore.open(path: "/proc/signin-bridge/bridge.sqlite") }
+    }
+
+    @Test func migrationsRunOnceAcrossReopens() async throws {
+        let path = try TemporaryDirectory.make().appendingPathComponent("bridge.sqlite").path
+        for _ in 0..<3 { try await SQLiteStore.open(path: path).close() }
+        let store = try await SQLiteStore.open(path: path)
+        _ = try await makeGrant(in: store)
+        try await store.close()
+    }
+}
+
+/// Checkpoints happen off the write path (`WALCheckpointer`): commits only append to the log, and the pages reach
+/// the database file within moments, without a commit paying for it.
+@Suite("SQLiteStore: checkpoints")
+struct SQLiteCheckpointTests {
+    @Test func committedPagesReachTheDatabaseFileWithoutACommitWaitingForIt() async throws {
+        let path = try TemporaryDirectory.make().appendingPathComponent("bridge.sqlite").path
+        let store = try await SQLiteStore.open(path: path)
+        func fileSize(_ path: String) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        }
+        let before = try fileSize(path)
+        let padding = String(repeating: "x", count: 2000)
+        for index in 0..<300 {
+            try await store.saveUser(UserRecord(id: "u\(index)", signInName: "u\(index)@example.com", friendlyName: padding))
+        }
+        // About 600 KB written: far below SQLite's own 1,000-page automatic checkpoint, so only ours moves it.
+        #expect(try fileSize(path + "-wal") > 500_000)
+        var after = before
+        for _ in 0..<100 where after < before + 500_000 {
+            try await Task.sleep(for: .milliseconds(50))
+            after = try fileSize(path)
+        }
+        #expect(after >= before + 500_000)
+        try await store.close()
+    }
+}

@@ -1,0 +1,60 @@
+@testable import BridgeStoreSQLite
+import NIOConcurrencyHelpers
+import Testing
+
+/// The group commit itself: while one batch runs, the writes that arrive wait and go together in the next one, and
+/// every caller gets its own item's answer.
+@Suite("WriteBatcher")
+struct WriteBatcherTests {
+    /// Records the batches it was given; the first batch is held until every item has been submitted.
+    final class Recorder: Sendable {
+        let batches = NIOLockedValueBox<[[Int]]>([])
+
+        func run(_ items: [Int]) async throws -> [Result<Int, any Error>] {
+            let isFirst = batches.withLockedValue { batches in
+                batches.append(items)
+                return batches.count == 1
+            }
+            // Hold the first batch so that the others queue up behind it.
+            if isFirst { try await Task.sleep(for: .milliseconds(500)) }
+            if items.contains(13) { throw Unlucky() }
+            return items.map { $0 % 7 == 0 ? .failure(Divisible()) : .success($0 * 10) }
+        }
+    }
+
+    struct Unlucky: Error {}
+    struct Divisible: Error {}
+
+    @Test func writesArrivingDuringABatchGoTogetherInTheNext() async throws {
+        let batcher = WriteBatcher<Int, Int>(maxBatch: 16)
+        let recorder = Recorder()
+        let answers = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
+            group.addTask { (1, await Result { try await batcher.submit(1, run: recorder.run) }) }
+            try? await Task.sleep(for: .milliseconds(50))
+            for item in 2...40 {
+                group.addTask { (item, await Result { try await batcher.submit(item, run: recorder.run) }) }
+            }
+            return await group.reduce(into: [Int: Result<Int, any Error>]()) { $0[$1.0] = $1.1 }
+        }
+        let batches = recorder.batches.withLockedValue { $0 }
+        #expect(batches.first == [1])
+        // 39 items queued behind the first batch: at most 16 per batch, so exactly 3 more batches.
+        #expect(batches.dropFirst().map(\.count).sorted() == [7, 16, 16])
+        #expect(Set(batches.flatMap { $0 }) == Set(1...40))
+        for item in 1...40 {
+            let batchOf13 = batches.first { $0.contains(13) } ?? []
+            switch answers[item] {
+            case .success(let value): #expect(value == item * 10 && item % 7 != 0 && !batchOf13.contains(item))
+            case .failure(let error as Divisible): #expect(item % 7 == 0, "\(error)")
+            case .failure(let error as Unlucky): #expect(batchOf13.contains(item), "\(error)")
+            default: Issue.record("item \(item) got no answer")
+            }
+        }
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}

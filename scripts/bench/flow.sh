@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The whole authorization code flow as a user meets it, against a baseline in the same run:
+#   GET /oauth2/authorize with a signed-in browser's session cookie (consent given before) → 302 with a code →
+#   POST /oauth2/token with the code, the PKCE (S256) verifier and HTTP Basic client authentication.
+# SignInBridge runs the shipped sample config (request logs on) from a release build on SQLite; the baseline is
+# authlib (Flask) under gunicorn doing the same flow on SQLite (scripts/bench/token/authlib_peer.py). wrk: 2 threads,
+# $CONNECTIONS connections, $DURATION s, loopback, on the same 2 cores. Goal: >= 10x the peer's flows/s, p99 < 20 ms.
+# Also reported: store round trips per flow (from /metrics), and the authenticated bootstrap against a Hummingbird
+# route that does nothing (goal >= 0.6 of it).
+# Usage: scripts/bench/flow.sh   (installs wrk and makes a Python venv with authlib itself)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash scripts/install-deps.sh bench
+
+BRIDGE_PORT=${BRIDGE_PORT:-18190}
+PEER_PORT=${PEER_PORT:-18191}
+FLOOR_PORT=${FLOOR_PORT:-18192}
+DURATION=${DURATION:-10}
+CONNECTIONS=${CONNECTIONS:-32}
+PEER_WORKERS=${PEER_WORKERS:-5}   # gunicorn's recommendation for 2 cores: 2 x cores + 1
+VENV=${VENV:-.build/bench-venv}
+VERIFIER=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk   # RFC 7636 Appendix B
+CHALLENGE=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+BASIC="Basic $(printf 'office:office-demo-secret' | base64)"
+AUTHORIZE="/oauth2/authorize?client_id=office&redirect_uri=https%3A%2F%2Flocalhost&response_type=code&scope=wopi&state=s&code_challenge=$CHALLENGE&code_challenge_method=S256"
+work=$(mktemp -d /tmp/signin-bridge-flow-bench.XXXXXX)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+[ -x "$VENV/bin/gunicorn" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q authlib flask gunicorn cryptography; }
+echo "== building release"
+swift build -c release --product signin-bridge 2>&1 | tail -1
+swift build -c release --product RouteFloor 2>&1 | tail -1
+bin=.build/release/signin-bridge
+
+wait_for() { for _ in $(seq 1 200); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
+rps() { awk '/^Requests\/sec/ {print $2}' "$1"; }
+p99() { awk '$1 == "99%" {print $2}' "$1"; }
+flows() { awk '/^flows / {print $2}' "$1"; }
+flow_errors() { awk '/^flow_errors / {print $2}' "$1"; }
+round_trips() { curl -s "http://127.0.0.1:$BRIDGE_PORT/metrics" | awk '/^signin_bridge_store_round_trips_total/ {print $2}'; }
+flow_run() {  # base-url cookie output
+  wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "$1" -- "$2" "$BASIC" "$AUTHORIZE" "$VERIFIER" > "$3"
+}
+
+echo "== SignInBridge (shipped sample config, request logs on)"
+python3 - "$work" "$BRIDGE_PORT" <<'PY'
+import sys
+sys.path.insert(0, "scripts/test")
+from pathlib import Path
+from flows.bridge import write_config
+config = write_config(Path(sys.argv[1]), int(sys.argv[2]))
+config.rename(Path(sys.argv[1]) / "bridge.yaml")
+PY
+"$bin" serve --config "$work/bridge.yaml" --port "$BRIDGE_PORT" >"$work/bridge.log" 2>&1 &
+pids+=($!)
+wait_for "http://127.0.0.1:$BRIDGE_PORT/auth/health"
+cookie=$(python3 - "$BRIDGE_PORT" "$CHALLENGE" <<'PY'
+import sys
+sys.path.insert(0, "scripts/test")
+from flows.bridge import Browser
+browser = Browser(int(sys.argv[1]))
+browser.authorize(challenge=sys.argv[2])   # signs in and consents once
+print("; ".join(f"{name}={value}" for name, value in browser.cookies.items()))
+PY
+)
+before=$(round_trips)
+flow_run "http://127.0.0.1:$BRIDGE_PORT" "$cookie" "$work/wrk-bridge"
+after=$(round_trips)
+
+echo "== authlib peer ($PEER_WORKERS gunicorn workers)"
+sid=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
+PEER_DB="$work/peer.sqlite" "$VENV/bin/python" -c "import sys; sys.path.insert(0, 'scripts/bench/token'); import authlib_peer; authlib_peer.create_schema('$work/peer.sqlite'); authlib_peer.seed_session('$work/peer.sqlite', '$sid')"
+AUTHLIB_INSECURE_TRANSPORT=1 PEER_DB="$work/peer.sqlite" "$VENV/bin/gunicorn" --chdir scripts/bench/token \
+  -w "$PEER_WORKERS" -b "127.0.0.1:$PEER_PORT" --log-level warning authlib_peer:app 2>"$work/peer.log" &
+pids+=($!); peer_pid=$!
+for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$PEER_PORT/" && break; sleep 0.05; done
+# One flow first: the peer must answer it with a token, or the comparison is meaningless.
+location=$(curl -s -o /dev/null -w '%{redirect_url}' -H "Cookie: sid=$sid" "http://127.0.0.1:$PEER_PORT$AUTHORIZE")
+code=$(printf '%s' "$location" | sed -n 's/.*[?&]code=\([^&]*\).*/\1/p')
+check=$(curl -s -H "Authorization: $BASIC" -d "grant_type=authorization_code&code=$code&redirect_uri=https%3A%2F%2Flocalhost&code_verifier=$VERIFIER" "http://127.0.0.1:$PEER_PORT/oauth2/token")
+case "$check" in *access_token*) ;; *) echo "authlib peer did not complete a flow: $location $check" >&2; cat "$work/peer.log" >&2; exit 1 ;; esac
+flow_run "http://127.0.0.1:$PEER_PORT" "sid=$sid" "$work/wrk-peer"
+kill "$peer_pid" 2>/dev/null || true
+
+echo "== authenticated GET /wopibootstrapper and the empty route (2 threads, 64 connections, ${DURATION} s)"
+token=$("$bin" token issue --config "$work/bridge.yaml" --user demo --client office)
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper")" = 200 ]
+wrk -t2 -c64 -d"${DURATION}s" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" > "$work/wrk-bootstrap"
+.build/release/RouteFloor "$FLOOR_PORT" 2>"$work/floor.log" &
+pids+=($!)
+wait_for "http://127.0.0.1:$FLOOR_PORT/floor"
+wrk -t2 -c64 -d"${DURATION}s" --latency "http://127.0.0.1:$FLOOR_PORT/floor" > "$work/wrk-floor"
+
+bridge_flows=$(flows "$work/wrk-bridge"); peer_flows=$(flows "$work/wrk-peer")
+printf '\n%-46s %10s %10s %10s\n' "code flow ($CONNECTIONS connections, ${DURATION} s)" "flows/s" "p99" "errors"
+printf '%-46s %10s %10s %10s\n' "SignInBridge, SQLite" "$(awk -v f="$bridge_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-bridge")" "$(flow_errors "$work/wrk-bridge")"
+printf '%-46s %10s %10s %10s\n' "authlib + Flask + gunicorn, SQLite (baseline)" "$(awk -v f="$peer_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-peer")" "$(flow_errors "$work/wrk-peer")"
+awk -v a="$bridge_flows" -v b="$peer_flows" 'BEGIN { printf "ratio SignInBridge / authlib: %.1fx (goal >= 10x, p99 < 20 ms)\n", a / b }'
+awk -v a="$before" -v b="$after" -v f="$bridge_flows" 'BEGIN { printf "store round trips per flow: %.2f (%d round trips, %d flows)\n", (b - a) / f, b - a, f }'
+printf '\n%-46s %10s %10s\n' "authenticated bootstrap (64 connections)" "$(rps "$work/wrk-bootstrap")" "$(p99 "$work/wrk-bootstrap")"
+printf '%-46s %10s %10s\n' "Hummingbird route doing nothing (baseline)" "$(rps "$work/wrk-floor")" "$(p99 "$work/wrk-floor")"
+awk -v a="$(rps "$work/wrk-bootstrap")" -v b="$(rps "$work/wrk-floor")" 'BEGIN { printf "bootstrap / empty route: %.2f (goal >= 0.6)\n", a / b }'
