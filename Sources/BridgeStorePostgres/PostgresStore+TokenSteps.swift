@@ -5,76 +5,104 @@ import PostgresNIO
 // MARK: Refresh
 
 extension PostgresStore {
-    /// One transaction: the token is read `FOR UPDATE`, so of two concurrent refreshes with one token the second
-    /// waits for the first and then sees it rotated (a replay, RFC 9700 §4.14.2). Client and scope are checked
-    /// before anything changes (RFC 6749 §6).
+    /// `rotateRefreshToken` with the token endpoint's checks, in one statement: client and scope are checked
+    /// (`allowed`) before anything changes (RFC 6749 §6), then the token is retired by the conditional UPDATE of
+    /// `rotateRefreshToken` (see there why not SKIP LOCKED) and the new access and refresh token and the session
+    /// context are written from the retired row. The answer is then told apart in Swift, with `ScopeNarrowing` (the
+    /// statement's `<@` is the same test: every requested value among the granted ones).
     public func refresh(_ request: RefreshRequest, at now: Date, reuseGrace: TimeInterval) async throws -> RefreshOutcome {
-        let outcome = try await transaction(
-            Subject(
-                "refresh token rotation",
-                tables: ["access_tokens": "access token \(request.issuing.accessTokenID)", "refresh_tokens": "refresh token"])
-        ) { tx -> (RefreshOutcome, changed: Bool) in
-            guard
-                let row = try await tx.rows(
-                    """
-                    SELECT r.*, \(unescaped: grantColumns(of: "g"))
-                    FROM refresh_tokens r JOIN grants g ON g.id = r.grant_id WHERE r.digest = \(request.presented.hex)
-                    FOR UPDATE OF r
-                    """
-                ).first
-            else { return (.unknown, false) }
-            var grant = try row.grant()
-            let previous = RefreshTokenRecord(
-                digest: request.presented, grantID: grant.id, clientID: try row.text("client_id"),
-                scope: try row.text("scope"), issuedAt: try row.date("issued_at"), expiresAt: try row.optionalDate("expires_at"))
-            guard previous.clientID == request.clientID else { return (.otherClient(previous), false) }
-            guard let accessScope = ScopeNarrowing.narrowed(requested: request.requestedScope, granted: previous.scope)
-            else { return (.scopeTooWide(previous), false) }
-            let rotatedAt = try row.optionalDate("rotated_at")
-            if let rotatedAt, reuseGrace <= 0 || now < rotatedAt || now.timeIntervalSince(rotatedAt) > reuseGrace {
-                try await tx.rows(
-                    """
-                    WITH revoked AS (
-                        UPDATE grants SET revoked_at = \(Milliseconds.from(now))
-                        WHERE id = \(grant.id.rawValue) AND revoked_at IS NULL RETURNING id
-                    )
-                    SELECT \(unescaped: notifyChange) FROM revoked
-                    """)
-                return (.replayed(grant.id), true)
-            }
-            if grant.revokedAt != nil { return (.revoked, false) }
-            if let expiresAt = previous.expiresAt, expiresAt <= now { return (.expired, false) }
-            let (access, refresh) = request.issuing.records(
-                grant: grant.id, clientID: previous.clientID, accessScope: accessScope, refreshScope: previous.scope)
-            let context = request.sessionContext.flatMap { $0 == grant.sessionContext ? nil : $0 }
-            try await tx.rows(
+        let nowMS = Milliseconds.from(now)
+        let graceMS = max(0, reuseGrace * 1000)
+        // Numbers only, never caller text: safe to write into the statement.
+        let withinGrace = "(\(graceMS) > 0 AND rotated_at <= \(nowMS) AND \(nowMS) - rotated_at <= \(graceMS))"
+        let requested = request.requestedScope.map { $0.split(separator: " ").map(String.init) } ?? []
+        let issuing = request.issuing
+        let issuedAt = Milliseconds.from(issuing.issuedAt)
+        guard
+            let row = try await rows(
+                Subject(
+                    "refresh token rotation",
+                    tables: ["access_tokens": "access token \(issuing.accessTokenID)", "refresh_tokens": "refresh token"]),
                 """
-                WITH retired AS (
-                    UPDATE refresh_tokens SET rotated_at = coalesce(rotated_at, \(Milliseconds.from(now)))
-                    WHERE digest = \(request.presented.hex)
+                WITH token AS (
+                    SELECT r.client_id, r.scope, r.issued_at, r.expires_at, r.rotated_at, \(unescaped: grantColumns(of: "g"))
+                    FROM refresh_tokens r JOIN grants g ON g.id = r.grant_id WHERE r.digest = \(request.presented.hex)
+                ),
+                allowed AS (
+                    SELECT * FROM token
+                    WHERE client_id = \(request.clientID) AND \(requested)::text[] <@ string_to_array(scope, ' ')
+                ),
+                retired AS (
+                    UPDATE refresh_tokens r SET rotated_at = coalesce(r.rotated_at, \(nowMS)) FROM grants g
+                    WHERE r.digest = \(request.presented.hex) AND g.id = r.grant_id AND g.revoked_at IS NULL
+                        AND EXISTS (SELECT 1 FROM allowed)
+                        AND (r.expires_at IS NULL OR r.expires_at > \(nowMS))
+                        AND (r.rotated_at IS NULL OR \(unescaped: withinGrace))
+                    RETURNING r.grant_id, r.client_id, r.scope
                 ),
                 access AS (
                     INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
-                    VALUES (\(access.tokenID), \(grant.id.rawValue), \(Milliseconds.from(access.issuedAt)),
-                        \(Milliseconds.from(access.expiresAt)))
+                    SELECT \(issuing.accessTokenID), grant_id, \(issuedAt), \(Milliseconds.from(issuing.accessExpiresAt))
+                    FROM retired
                 ),
                 refresh AS (
                     INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
-                    SELECT \(refresh?.digest.hex)::text, \(grant.id.rawValue), \(previous.clientID), \(previous.scope),
-                        \(Milliseconds.from(access.issuedAt)), \(refresh.flatMap { Milliseconds.from($0.expiresAt) })::bigint
-                    WHERE \(refresh?.digest.hex)::text IS NOT NULL
+                    SELECT \(issuing.refreshDigest?.hex)::text, grant_id, client_id, scope, \(issuedAt),
+                        \(Milliseconds.from(issuing.refreshExpiresAt))::bigint
+                    FROM retired WHERE \(issuing.refreshDigest?.hex)::text IS NOT NULL
                 ),
                 context AS (
-                    UPDATE grants SET session_context = \(context)::text
-                    WHERE id = \(grant.id.rawValue) AND \(context)::text IS NOT NULL RETURNING id
+                    UPDATE grants SET session_context = \(request.sessionContext)::text
+                    WHERE id = (SELECT grant_id FROM retired) AND \(request.sessionContext)::text IS NOT NULL
+                        AND session_context IS DISTINCT FROM \(request.sessionContext)::text
+                    RETURNING id
+                ),
+                replayed AS (
+                    UPDATE grants SET revoked_at = \(nowMS)
+                    WHERE id = (SELECT g_id FROM allowed) AND revoked_at IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM retired)
+                        AND (
+                            SELECT (rotated_at IS NOT NULL AND NOT \(unescaped: withinGrace))
+                                OR ((rotated_at IS NULL OR \(unescaped: withinGrace)) AND g_revoked_at IS NULL
+                                    AND (expires_at IS NULL OR expires_at > \(nowMS)))
+                            FROM allowed)
+                    RETURNING id
+                ),
+                notified AS (
+                    SELECT \(unescaped: notifyChange) FROM (SELECT id FROM replayed UNION ALL SELECT id FROM context) AS c
                 )
-                SELECT \(unescaped: notifyChange) FROM context
-                """)
-            if let context { grant.sessionContext = context }
-            return (.rotated(previous: previous, grant: grant, accessScope: accessScope), context != nil)
+                SELECT token.*, (SELECT count(*) FROM retired) AS rotated, (SELECT count(*) FROM context) AS context,
+                    (SELECT count(*) FROM notified) AS notified
+                FROM token
+                """
+            ).first
+        else { return .unknown }
+        var grant = try row.grant()
+        let previous = RefreshTokenRecord(
+            digest: request.presented, grantID: grant.id, clientID: try row.text("client_id"),
+            scope: try row.text("scope"), issuedAt: try row.date("issued_at"), expiresAt: try row.optionalDate("expires_at"))
+        guard previous.clientID == request.clientID else { return .otherClient(previous) }
+        guard let accessScope = ScopeNarrowing.narrowed(requested: request.requestedScope, granted: previous.scope)
+        else { return .scopeTooWide(previous) }
+        if try row.int("rotated") == 1 {
+            if try row.int("context") == 1, let context = request.sessionContext {
+                grant.sessionContext = context
+                noteChange()
+            }
+            return .rotated(previous: previous, grant: grant, accessScope: accessScope)
         }
-        if outcome.changed { noteChange() }
-        return outcome.0
+        // As `rotateRefreshToken`: a replay outside the grace, then revocation, then expiry; a token that looked
+        // usable but was not taken lost a race to a concurrent rotation: a replay.
+        if let rotatedAt = try row.optionalInt64("rotated_at"),
+            !(graceMS > 0 && rotatedAt <= nowMS && Double(nowMS - rotatedAt) <= graceMS)
+        {
+            noteChange()
+            return .replayed(grant.id)
+        }
+        if grant.revokedAt != nil { return .revoked }
+        if let expiresAt = try row.optionalInt64("expires_at"), expiresAt <= nowMS { return .expired }
+        noteChange()
+        return .replayed(grant.id)
     }
 }
 

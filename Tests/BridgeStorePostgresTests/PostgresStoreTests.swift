@@ -92,6 +92,8 @@ struct PostgresStoreTests {
 
     @Test func aDatabaseThatRefusesConnectionsAnswersUnavailableAndServiceResumes() async throws {
         var configuration = try await TestDatabase.make()
+        // Migrated with the generous timeout first, so that the short one only has to cover connecting.
+        try await PostgresStore.migrate(configuration, logger: TestDatabase.logger)
         configuration.connectTimeout = .seconds(3)
         let store = try await PostgresStore.open(configuration, logger: TestDatabase.logger)
         try await store.checkHealth()

@@ -25,7 +25,9 @@ enum TestDatabase {
     /// The server's own URL, as configured.
     static func server() throws -> PostgresStoreConfiguration {
         guard let url = ProcessInfo.processInfo.environment[variable], !url.isEmpty else { throw NotConfigured() }
-        return try PostgresStoreConfiguration(url: url, maxConnections: 8, connectTimeout: .seconds(5))
+        // Dozens of checks run at once on two cores, each with its own database and pool: a generous timeout, and
+        // pools small enough to stay far below the test cluster's max_connections.
+        return try PostgresStoreConfiguration(url: url, maxConnections: 4, connectTimeout: .seconds(15))
     }
 
     /// Creates a database named after a fresh UUID and returns the configuration that reaches it.

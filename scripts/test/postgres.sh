@@ -65,7 +65,7 @@ start() {
     port="$(free_port)"
     # fsync off: a test cluster is thrown away, and durability is not what these tests measure.
     if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null; then
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=500" start >/dev/null; then
       printf 'SIGNIN_BRIDGE_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:%s/postgres\nPOSTGRES_TEST_DIR=%s\n' \
         "$port" "$dir" >"$state"
       env_line
