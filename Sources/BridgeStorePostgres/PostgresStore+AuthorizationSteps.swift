@@ -77,28 +77,91 @@ extension PostgresStore {
         return .issued(issuedGrant, issuedCode, user)
     }
 
+    /// One statement, as `startAuthorization`, with the parked request read in it: its terms feed the session
+    /// rule (`AuthorizationDecision.earliestSignIn` as `greatest`, which skips NULLs as `max(earliest ?? bound,
+    /// bound)` does), and issuing first deletes the request (`taken`), so of two concurrent steps only the one whose
+    /// DELETE found the row creates a grant and a code; the other waited for it and reports the request gone.
     public func continueAuthorization(
         _ interaction: TokenDigest, browser: TokenDigest?, session: TokenDigest?, consent: Bool, issue: CodeIssue,
         at now: Date
     ) async throws -> AuthorizationContinuation {
-        try await transaction(Subject("authorization step", tables: Self.issuedTables)) { tx in
-            // FOR UPDATE: of two concurrent steps on one request, the second waits, then finds it gone if the
-            // first issued the code, so one request ends in at most one code.
-            guard
-                let pending = try await tx.rows(
-                    """
-                    SELECT * FROM pending_authorizations
-                    WHERE digest = \(interaction.hex) AND expires_at > \(Milliseconds.from(now)) FOR UPDATE
-                    """
-                ).first.map(Self.pendingAuthorization)
-            else { return .unknown }
-            guard browser == pending.browserDigest else { return .otherBrowser(pending) }
-            let progress = try await Self.decide(pending, session: session, allowing: consent, issue: issue, at: now, in: tx)
-            if case .issued = progress {
-                try await tx.rows("DELETE FROM pending_authorizations WHERE digest = \(interaction.hex)")
-            }
-            return .progress(pending, progress)
+        let nowMS = Milliseconds.from(now)
+        // `created_at >= now - max_age` on whole milliseconds holds exactly when created_at >= ceil(now) - max_age.
+        let nowCeilingMS = Int64((now.timeIntervalSince1970 * 1000).rounded(.up))
+        let row = try await rows(
+            Subject("authorization step", tables: Self.issuedTables),
+            """
+            WITH p AS (
+                SELECT * FROM pending_authorizations
+                WHERE digest = \(interaction.hex) AND expires_at > \(nowMS)
+            ),
+            mine AS (SELECT * FROM p WHERE browser_digest = \(browser?.hex)::text),
+            s AS (
+                SELECT u.id AS u_id, u.sign_in_name AS u_sign_in_name, u.friendly_name AS u_friendly_name,
+                    u.password_hash AS u_password_hash, c.scope AS c_scope, mine.client_id AS p_client_id,
+                    mine.scope AS p_scope, mine.consent AS p_consent
+                FROM mine JOIN sessions s ON s.digest = \(session?.hex)::text AND s.ended_at IS NULL
+                        AND s.expires_at > \(nowMS)
+                        AND s.created_at >= coalesce(
+                            greatest(mine.sign_in_after, \(nowCeilingMS) - mine.max_age_seconds * 1000),
+                            -9223372036854775808)
+                    JOIN users u ON u.id = s.user_id
+                    LEFT JOIN consents c ON c.user_id = u.id AND c.client_id = mine.client_id
+            ),
+            allowed AS (
+                INSERT INTO consents (user_id, client_id, scope, granted_at)
+                SELECT u_id, p_client_id,
+                    array_to_string(ARRAY(
+                        SELECT DISTINCT v COLLATE "C" FROM unnest(
+                            string_to_array(coalesce(c_scope, ''), ' ') || string_to_array(p_scope, ' ')) AS v
+                        WHERE v <> '' ORDER BY 1), ' '),
+                    \(nowMS)
+                FROM s WHERE \(consent)
+                ON CONFLICT (user_id, client_id) DO UPDATE SET scope = excluded.scope, granted_at = excluded.granted_at
+            ),
+            ok AS (
+                SELECT * FROM s
+                WHERE \(consent) OR p_consent = 'not_needed'
+                    OR (p_consent = 'remembered'
+                        -- '' joins the consented side: a doubled space in the request is no missing scope.
+                        AND string_to_array(p_scope, ' ') <@ (string_to_array(coalesce(c_scope, ''), ' ') || '{""}'::text[]))
+            ),
+            taken AS (
+                DELETE FROM pending_authorizations
+                WHERE digest = \(interaction.hex) AND EXISTS (SELECT 1 FROM ok)
+                RETURNING *
+            ),
+            grant_row AS (
+                INSERT INTO grants (id, user_id, client_id, scope, session_context, created_at)
+                SELECT \(issue.grantID.rawValue), ok.u_id, taken.client_id, taken.scope, taken.session_context, \(nowMS)
+                FROM taken, ok
+                RETURNING id
+            ),
+            code AS (
+                INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
+                    code_challenge_method, scope, issued_at, expires_at)
+                SELECT \(issue.codeDigest.hex), grant_row.id, taken.client_id, taken.redirect_uri, taken.code_challenge,
+                    taken.code_challenge_method, taken.scope, \(nowMS), \(Milliseconds.from(issue.codeExpiresAt))
+                FROM grant_row, taken
+                RETURNING digest
+            )
+            SELECT p.*, (SELECT count(*) FROM mine) AS mine, s.u_id, s.u_sign_in_name, s.u_friendly_name,
+                s.u_password_hash, (SELECT count(*) FROM ok) AS ok, (SELECT count(*) FROM code) AS issued
+            FROM p LEFT JOIN s ON true
+            """
+        ).first
+        guard let row else { return .unknown }
+        let pending = try Self.pendingAuthorization(row)
+        guard try row.int("mine") == 1 else { return .otherBrowser(pending) }
+        guard try row.optionalText("u_id") != nil else { return .progress(pending, .needsSignIn) }
+        let user = try Self.user(row, prefix: "u_")
+        if try row.int("issued") == 1 {
+            let (grant, code) = AuthorizationDecision.issued(pending, user: user, issue: issue, at: now)
+            return .progress(pending, .issued(grant, code, user))
         }
+        // Decided to issue, but a concurrent step took the request first: it is gone.
+        if try row.int("ok") == 1 { return .unknown }
+        return .progress(pending, .needsConsent(user))
     }
 
     public func prepareSignIn(

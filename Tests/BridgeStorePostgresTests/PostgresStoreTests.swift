@@ -84,10 +84,13 @@ struct PostgresStoreTests {
         configuration.port = try Self.closedPort()
         configuration.connectTimeout = .seconds(1)
         let started = ContinuousClock.now
-        await #expect(performing: { try await PostgresStore.open(configuration, logger: TestDatabase.logger) }, throws: isUnavailable)
-        // The timeout plus slack for a loaded machine; without the store's own deadline the pool would keep the
-        // call waiting until its circuit breaker opens, a minute later.
-        #expect(ContinuousClock.now - started < .seconds(10))
+        let error = await #expect(throws: StoreError.self) {
+            try await PostgresStore.open(configuration, logger: TestDatabase.logger)
+        }
+        // The store's own deadline answered, not the pool's circuit breaker (which opens only after failing for
+        // 15 s or more). The wall-clock bound is loose: the other suites' bcrypt hashing can hold both cores.
+        #expect(error == .unavailable(reason: "no database connection within 1.0 seconds"))
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func aDatabaseThatRefusesConnectionsAnswersUnavailableAndServiceResumes() async throws {
@@ -109,7 +112,7 @@ struct PostgresStoreTests {
         for _ in 0..<2 {
             let started = ContinuousClock.now
             await #expect(performing: { try await store.checkHealth() }, throws: isUnavailable)
-            #expect(ContinuousClock.now - started < .seconds(8))
+            #expect(ContinuousClock.now - started < .seconds(30))
         }
         _ = try await TestDatabase.admin(configuration, database: "postgres") { connection in
             try await connection.query(
