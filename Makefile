@@ -21,9 +21,13 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# The PostgreSQL store's tests run against a throwaway cluster that the script starts and always stops.
+# The PostgreSQL store's tests, and two instances over one database (multi_instance.py, outage.py), run against
+# throwaway clusters that the script starts and always stops.
 test: test-deps
 	bash scripts/test/postgres.sh run $(SWIFT) test
+	bash scripts/test/postgres.sh run sh -c 'python3 scripts/test/multi_instance.py --binary "$$0" && \
+		python3 scripts/test/outage.py --binary "$$0" --state "$$SIGNIN_BRIDGE_POSTGRES_STATE"' \
+		"$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/crash_recovery.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
 	@$(MAKE) --no-print-directory e2e

@@ -5,7 +5,8 @@
 #   scripts/test/postgres.sh start       start a cluster, print SIGNIN_BRIDGE_TEST_POSTGRES_URL=… (also kept in the state file)
 #   scripts/test/postgres.sh env         print the line for the running cluster (eval "export $(… env)")
 #   scripts/test/postgres.sh stop        stop the cluster and delete its folder
-#   scripts/test/postgres.sh run CMD…    start, run CMD with SIGNIN_BRIDGE_TEST_POSTGRES_URL set, stop (even on failure)
+#   scripts/test/postgres.sh run CMD…    start, run CMD with SIGNIN_BRIDGE_TEST_POSTGRES_URL (and SIGNIN_BRIDGE_POSTGRES_STATE)
+#                                        set, stop (even on failure)
 #
 # SIGNIN_BRIDGE_POSTGRES_STATE names the state file (default .build/postgres-test.env in the repository).
 set -euo pipefail
@@ -107,7 +108,8 @@ case "${1:-}" in
     trap stop EXIT
     trap 'stop; exit 130' INT TERM
     echo "PostgreSQL test cluster: ${line#*=}" >&2
-    export "$line"
+    # The state file names the cluster's folder and port, for tests that stop and restart it (outage.py).
+    export "$line" SIGNIN_BRIDGE_POSTGRES_STATE="$state"
     "$@"
     ;;
   *) echo "usage: $0 start|env|stop|run COMMAND…" >&2; exit 2 ;;
