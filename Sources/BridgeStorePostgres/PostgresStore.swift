@@ -228,25 +228,13 @@ public final class PostgresStore: Store {
         let (client, timeout) = (self.client, configuration.connectTimeout)
         let leased = NIOLockedValueBox(false)
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await client.withConnection { connection in
-                        leased.withLockedValue { $0 = true }
-                        return try await body(connection)
-                    }
+            return try await Deadline.race(timeout: timeout) {
+                leased.withLockedValue { $0 } ? nil : Self.unavailable("no database connection within \(timeout)")
+            } _: {
+                try await client.withConnection { connection in
+                    leased.withLockedValue { $0 = true }
+                    return try await body(connection)
                 }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    if leased.withLockedValue({ $0 }) { return nil }
-                    throw Self.unavailable("no database connection within \(timeout)")
-                }
-                while let answer = try await group.next() {
-                    if let answer {
-                        group.cancelAll()
-                        return answer
-                    }
-                }
-                throw CancellationError()
             }
         } catch {
             throw Self.storeError(error, subject: subject, leased: leased.withLockedValue { $0 })
