@@ -83,21 +83,20 @@ struct PostgresStoreTests {
         var configuration = try TestDatabase.server()
         configuration.port = try Self.closedPort()
         configuration.connectTimeout = .seconds(1)
-        let started = ContinuousClock.now
         let error = await #expect(throws: StoreError.self) {
             try await PostgresStore.open(configuration, logger: TestDatabase.logger)
         }
         // The store's own deadline answered, not the pool's circuit breaker (which opens only after failing for
-        // 15 s or more). The wall-clock bound is loose: the other suites' bcrypt hashing can hold both cores.
+        // 15 s or more). No wall-clock bound here: in a full run, tests that wait synchronously for child processes
+        // can hold the cooperative threads for a long time; scripts/test/outage.py times it over real sockets.
         #expect(error == .unavailable(reason: "no database connection within 1.0 seconds"))
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func aDatabaseThatRefusesConnectionsAnswersUnavailableAndServiceResumes() async throws {
         var configuration = try await TestDatabase.make()
         // Migrated with the generous timeout first, so that the short one only has to cover connecting.
         try await PostgresStore.migrate(configuration, logger: TestDatabase.logger)
-        configuration.connectTimeout = .seconds(3)
+        configuration.connectTimeout = .seconds(10)
         let store = try await PostgresStore.open(configuration, logger: TestDatabase.logger)
         try await store.checkHealth()
         let database = configuration.database
@@ -110,9 +109,7 @@ struct PostgresStoreTests {
                 logger: TestDatabase.logger)
         }
         for _ in 0..<2 {
-            let started = ContinuousClock.now
             await #expect(performing: { try await store.checkHealth() }, throws: isUnavailable)
-            #expect(ContinuousClock.now - started < .seconds(30))
         }
         _ = try await TestDatabase.admin(configuration, database: "postgres") { connection in
             try await connection.query(
