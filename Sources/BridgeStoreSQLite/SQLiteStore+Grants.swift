@@ -1,0 +1,149 @@
+import BridgeStore
+import Foundation
+
+// MARK: Users
+
+extension SQLiteStore {
+    public func saveUser(_ user: UserRecord) async throws {
+        defer { noteChange() }
+        return try await transaction("user \(user.id) or sign-in name \(user.signInName)") { tx in
+            try tx.query(
+                """
+                INSERT INTO users (id, sign_in_name, friendly_name, password_hash) VALUES (?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET sign_in_name = excluded.sign_in_name,
+                    friendly_name = excluded.friendly_name, password_hash = excluded.password_hash
+                """,
+                [.text(user.id), .text(user.signInName), .optionalText(user.friendlyName), .optionalText(user.passwordHash)])
+        }
+    }
+
+    public func user(id: String) async throws -> UserRecord? {
+        try await read("SELECT * FROM users WHERE id = ?", [.text(id)]).first.map { try Self.user($0) }
+    }
+
+    public func user(signInName: String) async throws -> UserRecord? {
+        try await read("SELECT * FROM users WHERE sign_in_name = ?", [.text(signInName)]).first.map { try Self.user($0) }
+    }
+
+    /// Reads the user columns of `row`, prefixed `u_` when the row is a join.
+    static func user(_ row: SQLiteRow, prefix: String = "") throws -> UserRecord {
+        UserRecord(
+            id: try row.text(prefix + "id"), signInName: try row.text(prefix + "sign_in_name"),
+            friendlyName: try row.optionalText(prefix + "friendly_name"),
+            passwordHash: try row.optionalText(prefix + "password_hash"))
+    }
+}
+
+// MARK: Grants
+
+extension SQLiteStore {
+    public func createGrant(_ grant: GrantRecord) async throws {
+        try await transaction("grant \(grant.id)") { tx in try Self.insertGrant(grant, in: tx) }
+    }
+
+    static func insertGrant(_ grant: GrantRecord, in tx: Transaction) throws {
+        try tx.query(
+            """
+            INSERT INTO grants (id, user_id, client_id, scope, session_context, created_at, revoked_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(grant.id.rawValue), .text(grant.userID), .text(grant.clientID), .text(grant.scope),
+                .optionalText(grant.sessionContext), .millis(grant.createdAt), .millis(grant.revokedAt),
+            ])
+    }
+
+    public func grant(id: GrantID) async throws -> GrantRecord? {
+        try await read("SELECT * FROM grants WHERE id = ?", [.text(id.rawValue)]).first.map { try Self.grant($0) }
+    }
+
+    public func recordSessionContext(_ sessionContext: String, grant: GrantID) async throws -> Bool {
+        defer { noteChange() }
+        return try await transaction("session context") { tx in
+            try tx.query(
+                "UPDATE grants SET session_context = ? WHERE id = ?", [.text(sessionContext), .text(grant.rawValue)])
+            return tx.changes() == 1
+        }
+    }
+
+    public func revokeGrant(_ id: GrantID, at now: Date) async throws -> Bool {
+        defer { noteChange() }
+        return try await transaction("grant revocation") { tx in
+            try Self.revokeGrant(id, at: now, in: tx)
+            return try !tx.query("SELECT 1 FROM grants WHERE id = ?", [.text(id.rawValue)]).isEmpty
+        }
+    }
+
+    public func revokeGrants(userID: String, at now: Date) async throws -> Int {
+        defer { noteChange() }
+        return try await transaction("grant revocation") { tx in
+            try tx.query(
+                "UPDATE grants SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [.millis(now), .text(userID)])
+            return tx.changes()
+        }
+    }
+
+    /// Keeps the first revocation time when called again.
+    static func revokeGrant(_ id: GrantID, at now: Date, in tx: Transaction) throws {
+        try tx.query(
+            "UPDATE grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.millis(now), .text(id.rawValue)])
+    }
+
+    /// Reads the grant columns of `row`, prefixed `g_` when the row is a join.
+    static func grant(_ row: SQLiteRow, prefix: String = "") throws -> GrantRecord {
+        GrantRecord(
+            id: GrantID(try row.text(prefix + "id")), userID: try row.text(prefix + "user_id"),
+            clientID: try row.text(prefix + "client_id"), scope: try row.text(prefix + "scope"),
+            sessionContext: try row.optionalText(prefix + "session_context"),
+            createdAt: try row.date(prefix + "created_at"), revokedAt: try row.optionalDate(prefix + "revoked_at"))
+    }
+}
+
+// MARK: Sessions and housekeeping
+
+extension SQLiteStore {
+    public func createSession(_ session: SessionRecord) async throws {
+        try await transaction("session") { tx in try Self.insertSession(session, in: tx) }
+    }
+
+    static func insertSession(_ session: SessionRecord, in tx: Transaction) throws {
+        try tx.query(
+            "INSERT INTO sessions (digest, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+            [.text(session.digest.hex), .text(session.userID), .millis(session.createdAt), .millis(session.expiresAt)])
+    }
+
+    public func activeSession(_ digest: TokenDigest, at now: Date) async throws -> SessionRecord? {
+        try await read(
+            "SELECT * FROM sessions WHERE digest = ? AND ended_at IS NULL AND expires_at > ?",
+            [.text(digest.hex), .millis(now)]
+        ).first.map { row in
+            SessionRecord(
+                digest: digest, userID: try row.text("user_id"), createdAt: try row.date("created_at"),
+                expiresAt: try row.date("expires_at"))
+        }
+    }
+
+    public func endSessions(userID: String, at now: Date) async throws -> Int {
+        try await transaction("session end") { tx in
+            try tx.query(
+                "UPDATE sessions SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL AND expires_at > ?",
+                [.millis(now), .text(userID), .millis(now)])
+            return tx.changes()
+        }
+    }
+
+    public func purgeExpired(before cutoff: Date) async throws -> Int {
+        try await transaction("purge") { tx in
+            var count = 0
+            for table in ["access_tokens", "wopi_access_tokens", "authorization_codes", "sessions", "pending_authorizations"] {
+                try tx.query("DELETE FROM \(table) WHERE expires_at < ?", [.millis(cutoff)])
+                count += tx.changes()
+            }
+            try tx.query("DELETE FROM sign_in_failures WHERE failed_at < ?", [.millis(cutoff)])
+            count += tx.changes()
+            try tx.query(
+                "DELETE FROM refresh_tokens WHERE expires_at IS NOT NULL AND expires_at < ?", [.millis(cutoff)])
+            return count + tx.changes()
+        }
+    }
+}
