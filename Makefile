@@ -1,7 +1,7 @@
 # SignInBridge: one entry point for people and CI.
 #   make run    install what is missing, build release, start the server on the sample config
-#   make test   install what is missing, run every test, schemathesis against schemas/openapi.yaml, then the
-#               browser end-to-end test (make e2e)
+#   make test   install what is missing, run every test (PostgreSQL on a throwaway cluster), schemathesis against
+#               schemas/openapi.yaml, then the browser end-to-end test (make e2e)
 SWIFT ?= swift
 CONFIG ?= samples/bridge.yaml
 PORT ?= 8080
@@ -22,8 +22,14 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# The PostgreSQL store's tests, and two instances over one database (multi_instance.py, outage.py), run against
+# throwaway clusters that the script starts and always stops.
 test: test-deps
-	$(SWIFT) test
+	bash scripts/test/postgres.sh run $(SWIFT) test
+	bash scripts/test/postgres.sh run sh -c 'python3 scripts/test/multi_instance.py --binary "$$0" && \
+		python3 scripts/test/outage.py --binary "$$0" --state "$$SIGNIN_BRIDGE_POSTGRES_STATE" && \
+		python3 scripts/test/crash_recovery.py --binary "$$0" --postgres' \
+		"$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/crash_recovery.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
 	bash scripts/test/openapi.sh

@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // PostgreSQL for several instances sharing one database (PostgresClient: its own bounded pool).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // Round-trip property tests (tests only; SignInProtocol itself depends on nothing but swift-crypto).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -65,6 +67,16 @@ let package = Package(
         .target(
             name: "BridgeStoreTesting",
             dependencies: ["BridgeStore"]
+        ),
+        // The PostgreSQL store: several server instances on one database.
+        .target(
+            name: "BridgeStorePostgres",
+            dependencies: [
+                "BridgeStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         // The HTTP server: configuration, signing keys, routes over services.
         .target(
@@ -108,6 +120,7 @@ let package = Package(
             dependencies: [
                 "BridgeServer",
                 "BridgeStore",
+                "BridgeStorePostgres",
                 "BridgeStoreSQLite",
                 "SignInProtocol",
                 "ManifestLint",
@@ -144,6 +157,16 @@ let package = Package(
         .testTarget(
             name: "BridgeStoreSQLiteTests",
             dependencies: ["BridgeStore", "BridgeStoreSQLite", "BridgeStoreTesting"]
+        ),
+        // Needs a PostgreSQL server: SIGNIN_BRIDGE_TEST_POSTGRES_URL (scripts/test/postgres.sh starts one).
+        .testTarget(
+            name: "BridgeStorePostgresTests",
+            dependencies: [
+                "BridgeStore",
+                "BridgeStorePostgres",
+                "BridgeStoreTesting",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "BridgeServerTests",

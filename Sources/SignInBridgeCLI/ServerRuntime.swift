@@ -1,7 +1,6 @@
 import ArgumentParser
 import BridgeServer
 import BridgeStore
-import BridgeStoreSQLite
 import Logging
 
 /// Opens what `serve` and `token issue` share: the store and the signing keys named by the configuration.
@@ -12,14 +11,7 @@ struct ServerRuntime {
     static func open(_ configuration: BridgeConfiguration, logger: Logger = Logger(label: "signin-bridge")) async throws
         -> ServerRuntime
     {
-        let durability = SQLiteStore.Durability(rawValue: configuration.store.sqlite.durability ?? "normal") ?? .normal
-        let store: SQLiteStore
-        do {
-            store = try await SQLiteStore.open(path: configuration.store.sqlite.path, durability: durability)
-        } catch {
-            printToStandardError("store.sqlite.path: cannot open \(configuration.store.sqlite.path): \(error)")
-            throw ExitCode(1)
-        }
+        let store = try await StoreOpening.open(configuration, logger: logger)
         do {
             let (keys, created) = try await SigningKeyFile.loadOrCreate(path: configuration.signingKeys.file)
             return ServerRuntime(

@@ -14,6 +14,7 @@ dropped and a new one started. At the end:
 Prints the counts and ends with the line "N passed, N failed"; exits 1 on any failure.
 """
 import argparse
+import os
 import random
 import sys
 import tempfile
@@ -110,11 +111,18 @@ def main():
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--chains", type=int, default=6)
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--postgres", action="store_true",
+                        help="a new database on the cluster of SIGNIN_BRIDGE_TEST_POSTGRES_URL instead of SQLite")
     arguments = parser.parse_args()
+    environment = None
+    if arguments.postgres:
+        from multi_instance import fresh_database
+        environment = dict(os.environ, SIGNIN_BRIDGE_STORE_URL=fresh_database(os.environ["SIGNIN_BRIDGE_TEST_POSTGRES_URL"]))
     randomness = random.Random(arguments.seed)
     directory = Path(tempfile.mkdtemp(prefix="signin-bridge-crash-"))
     port = free_port()
-    server = Server(arguments.binary, write_config(directory, port), port, directory / "server.log").start()
+    server = Server(arguments.binary, write_config(directory, port), port, directory / "server.log",
+                    env=environment).start()
     traffic = Traffic(port)
     traffic.new_code()  # signs in and consents once
     threads = [threading.Thread(target=traffic.chain) for _ in range(arguments.chains)]
@@ -147,7 +155,7 @@ def main():
     if doubles:
         failures.append(f"{len(doubles)} codes were redeemed twice")
     server.stop()
-    print(f"crash recovery: {arguments.kills} kills; {traffic.answered_refreshes} refreshes answered; "
+    print(f"crash recovery ({'PostgreSQL' if arguments.postgres else 'SQLite'}): {arguments.kills} kills; {traffic.answered_refreshes} refreshes answered; "
           f"{traffic.lost_answers} answers lost in kills; {traffic.survived} refresh tokens answered before a kill "
           f"worked after it; {worked}/{len(traffic.final_tokens)} final refresh tokens "
           f"worked exactly once; {len(traffic.code_successes)} codes presented twice, {len(doubles)} redeemed twice")

@@ -36,6 +36,24 @@ enum BridgeConfigSchema {
             "durability": { "enum": ["normal", "full"], "default": "normal" }
           }
         },
+        "postgres": {
+          "type": "object", "additionalProperties": false, "required": ["url"],
+          "description": "Use PostgreSQL instead of SQLite (several instances on one database). Without it the store is SQLite.",
+          "properties": {
+            "url": {
+              "type": "string", "minLength": 1, "maxLength": 4096, "pattern": "^postgres(ql)?://",
+              "description": "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]; SIGNIN_BRIDGE_STORE_URL overrides it"
+            },
+            "maxConnections": {
+              "type": "integer", "minimum": 1, "maximum": 1000, "default": 10,
+              "description": "Upper bound of this instance's connection pool (one more connection listens for other instances' changes)."
+            },
+            "connectTimeoutMilliseconds": {
+              "type": "integer", "minimum": 100, "maximum": 600000, "default": 5000,
+              "description": "How long connecting, or waiting for a free connection, may take before a request is answered as unavailable."
+            }
+          }
+        },
         "purgeIntervalSeconds": {
           "type": "integer", "minimum": 0, "maximum": 86400, "default": 600,
           "description": "How often expired tokens, codes and sessions are deleted; 0 never."

@@ -29,6 +29,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
 
     public struct StoreSettings: Sendable, Codable, Hashable {
         public var sqlite: SQLite
+        /// When present, the store is PostgreSQL and `sqlite` is not used.
+        public var postgres: Postgres?
         /// How often expired tokens, codes and sessions are deleted (`ExpiredRecordsPurge`); 0 never.
         public var purgeIntervalSeconds: Int
 
@@ -37,6 +39,15 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
             public var path: String
             /// `normal` or `full`, see `SQLiteStore.Durability`.
             public var durability: String?
+        }
+
+        public struct Postgres: Sendable, Codable, Hashable {
+            /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…]` (`SIGNIN_BRIDGE_STORE_URL` replaces it).
+            public var url: String
+            /// The pool's upper bound; nil: 10.
+            public var maxConnections: Int?
+            /// How long connecting or waiting for a pooled connection may take; nil: 5000.
+            public var connectTimeoutMilliseconds: Int?
         }
     }
 

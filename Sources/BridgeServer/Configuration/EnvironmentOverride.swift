@@ -12,6 +12,7 @@ struct EnvironmentOverride: Sendable {
         .init(variable: "SIGNIN_BRIDGE_HOST", keyPath: ["listen", "host"], kind: .string),
         .init(variable: "SIGNIN_BRIDGE_PORT", keyPath: ["listen", "port"], kind: .integer),
         .init(variable: "SIGNIN_BRIDGE_SQLITE_PATH", keyPath: ["store", "sqlite", "path"], kind: .string),
+        .init(variable: "SIGNIN_BRIDGE_STORE_URL", keyPath: ["store", "postgres", "url"], kind: .string),
         .init(variable: "SIGNIN_BRIDGE_SIGNING_KEYS_FILE", keyPath: ["signingKeys", "file"], kind: .string),
         .init(variable: "SIGNIN_BRIDGE_LOG_LEVEL", keyPath: ["log", "level"], kind: .string),
         .init(variable: "SIGNIN_BRIDGE_LOG_FORMAT", keyPath: ["log", "format"], kind: .string),

@@ -1,0 +1,142 @@
+/// The PostgreSQL schema as numbered migrations, applied in order and recorded in `schema_migrations`. Never edit a
+/// released migration: append one.
+///
+/// The tables mirror the SQLite store's: times are `bigint` milliseconds since the epoch and ids and digests are
+/// `text`, so the two stores read and write the same values. Revocation lives on the grant; token lookups join it.
+enum PostgresSchema {
+    /// Every instance takes this transaction-level advisory lock before migrating, so instances that start together
+    /// migrate one after the other (postgresql.org/docs/15/explicit-locking.html §13.3.5). Any fixed number works;
+    /// this one is "SIBR" in ASCII.
+    static let migrationLock: Int64 = 0x5349_4252
+
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE users (
+                id text PRIMARY KEY,
+                sign_in_name text NOT NULL,
+                friendly_name text,
+                password_hash text
+            )
+            """,
+            // Sign-in names are unique ignoring ASCII case, as SQLite's NOCASE: under the "C" collation lower()
+            // folds only A-Z (postgresql.org/docs/15/functions-string.html).
+            """
+            CREATE UNIQUE INDEX users_by_sign_in_name ON users (lower(sign_in_name COLLATE "C"))
+            """,
+            """
+            CREATE TABLE grants (
+                id text PRIMARY KEY,
+                user_id text NOT NULL,
+                client_id text NOT NULL,
+                scope text NOT NULL,
+                session_context text,
+                created_at bigint NOT NULL,
+                revoked_at bigint
+            )
+            """,
+            "CREATE INDEX grants_by_user ON grants (user_id)",
+            """
+            CREATE TABLE access_tokens (
+                token_id text PRIMARY KEY,
+                grant_id text NOT NULL REFERENCES grants (id) ON DELETE CASCADE,
+                issued_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                revoked_at bigint
+            )
+            """,
+            "CREATE INDEX access_tokens_by_grant ON access_tokens (grant_id)",
+            """
+            CREATE TABLE wopi_access_tokens (
+                digest text PRIMARY KEY,
+                grant_id text NOT NULL REFERENCES grants (id) ON DELETE CASCADE,
+                user_id text NOT NULL,
+                wopi_source text,
+                issued_at bigint NOT NULL,
+                expires_at bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX wopi_access_tokens_by_grant ON wopi_access_tokens (grant_id)",
+            """
+            CREATE TABLE authorization_codes (
+                digest text PRIMARY KEY,
+                grant_id text NOT NULL REFERENCES grants (id) ON DELETE CASCADE,
+                client_id text NOT NULL,
+                redirect_uri text NOT NULL,
+                code_challenge text,
+                code_challenge_method text,
+                scope text NOT NULL,
+                issued_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                redeemed_at bigint
+            )
+            """,
+            "CREATE INDEX authorization_codes_by_grant ON authorization_codes (grant_id)",
+            """
+            CREATE TABLE refresh_tokens (
+                digest text PRIMARY KEY,
+                grant_id text NOT NULL REFERENCES grants (id) ON DELETE CASCADE,
+                client_id text NOT NULL,
+                scope text NOT NULL,
+                issued_at bigint NOT NULL,
+                expires_at bigint,
+                rotated_at bigint
+            )
+            """,
+            "CREATE INDEX refresh_tokens_by_grant ON refresh_tokens (grant_id)",
+            """
+            CREATE TABLE sessions (
+                digest text PRIMARY KEY,
+                user_id text NOT NULL,
+                created_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                ended_at bigint
+            )
+            """,
+            "CREATE INDEX sessions_by_user ON sessions (user_id)",
+            """
+            CREATE TABLE pending_authorizations (
+                digest text PRIMARY KEY,
+                client_id text NOT NULL,
+                browser_digest text NOT NULL,
+                csrf_digest text NOT NULL,
+                payload text NOT NULL,
+                created_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                -- The request's terms in columns, so one call can check session and consent and issue the code.
+                redirect_uri text NOT NULL,
+                scope text NOT NULL,
+                code_challenge text,
+                code_challenge_method text,
+                session_context text,
+                consent text NOT NULL,
+                sign_in_after bigint,
+                max_age_seconds bigint
+            )
+            """,
+            """
+            CREATE TABLE consents (
+                user_id text NOT NULL,
+                client_id text NOT NULL,
+                scope text NOT NULL,
+                granted_at bigint NOT NULL,
+                PRIMARY KEY (user_id, client_id)
+            )
+            """,
+            """
+            CREATE TABLE sign_in_failures (
+                key text NOT NULL,
+                failed_at bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX sign_in_failures_by_key ON sign_in_failures (key, failed_at)",
+            // Purging by expiry scans these; without indexes every purge reads whole tables.
+            "CREATE INDEX access_tokens_by_expiry ON access_tokens (expires_at)",
+            "CREATE INDEX wopi_access_tokens_by_expiry ON wopi_access_tokens (expires_at)",
+            "CREATE INDEX authorization_codes_by_expiry ON authorization_codes (expires_at)",
+            "CREATE INDEX refresh_tokens_by_expiry ON refresh_tokens (expires_at)",
+            "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
+            "CREATE INDEX pending_authorizations_by_expiry ON pending_authorizations (expires_at)",
+        ]
+    ]
+}

@@ -1,0 +1,183 @@
+import BridgeStore
+import Foundation
+import PostgresNIO
+
+/// Codes and refresh tokens: checked and consumed in one statement each.
+///
+/// Why `UPDATE … WHERE redeemed_at IS NULL RETURNING` and not `SELECT … FOR UPDATE SKIP LOCKED`: SKIP LOCKED makes a
+/// second redemption that arrives while the first is in flight see no row at all, so it could not tell "someone is
+/// redeeming this code right now" (a replay, which must revoke the grant, RFC 9700 §4.2.4) from "no such code". The
+/// conditional UPDATE waits for the first transaction instead, re-checks the row as committed (READ COMMITTED,
+/// postgresql.org/docs/15/transaction-iso.html §13.2.1) and finds it consumed: exactly one caller wins, and every
+/// loser knows that it lost a race for an existing code.
+extension PostgresStore {
+    public func issueAuthorizationCode(_ code: AuthorizationCodeRecord) async throws {
+        try await rows(
+            Subject("authorization code"),
+            """
+            INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
+                code_challenge_method, scope, issued_at, expires_at)
+            VALUES (\(code.digest.hex), \(code.grantID.rawValue), \(code.clientID), \(code.redirectURI),
+                \(code.codeChallenge), \(code.codeChallengeMethod), \(code.scope), \(Milliseconds.from(code.issuedAt)),
+                \(Milliseconds.from(code.expiresAt)))
+            """)
+    }
+
+    /// `code` is the row as this statement's snapshot saw it; `consumed` is whether the conditional UPDATE took it.
+    /// A replay (the snapshot shows it redeemed, or the UPDATE lost the race to a concurrent redemption) revokes the
+    /// grant in the same statement.
+    ///
+    /// The token response (`issuing`) and the grant's new session context are written by the same statement, from
+    /// the consumed row: nothing is recorded unless this call won the code.
+    public func redeemAuthorizationCode(
+        _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?
+    ) async throws -> CodeRedemption {
+        let nowMS = Milliseconds.from(now)
+        let issuedAt = issuing.map { Milliseconds.from($0.issuedAt) }
+        guard
+            let row = try await rows(
+                Subject(
+                    "authorization code redemption",
+                    tables: [
+                        "access_tokens": "access token \(issuing?.accessTokenID ?? "")", "refresh_tokens": "refresh token",
+                    ]),
+                """
+                WITH code AS (
+                    SELECT c.*, \(unescaped: grantColumns(of: "g"))
+                    FROM authorization_codes c JOIN grants g ON g.id = c.grant_id WHERE c.digest = \(digest.hex)
+                ),
+                consumed AS (
+                    UPDATE authorization_codes c SET redeemed_at = \(nowMS) FROM grants g
+                    WHERE c.digest = \(digest.hex) AND c.redeemed_at IS NULL AND c.expires_at > \(nowMS)
+                        AND g.id = c.grant_id AND g.revoked_at IS NULL
+                    RETURNING c.grant_id, c.client_id, c.scope
+                ),
+                access AS (
+                    INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
+                    SELECT \(issuing?.accessTokenID)::text, grant_id, \(issuedAt)::bigint,
+                        \(issuing.map { Milliseconds.from($0.accessExpiresAt) })::bigint
+                    FROM consumed WHERE \(issuing?.accessTokenID)::text IS NOT NULL
+                    RETURNING token_id
+                ),
+                refresh AS (
+                    INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
+                    SELECT \(issuing?.refreshDigest?.hex)::text, grant_id, client_id, scope, \(issuedAt)::bigint,
+                        \(issuing.flatMap { Milliseconds.from($0.refreshExpiresAt) })::bigint
+                    FROM consumed WHERE \(issuing?.refreshDigest?.hex)::text IS NOT NULL
+                    RETURNING digest
+                ),
+                context AS (
+                    UPDATE grants SET session_context = \(sessionContext)::text
+                    WHERE id = (SELECT grant_id FROM consumed) AND \(sessionContext)::text IS NOT NULL
+                        AND session_context IS DISTINCT FROM \(sessionContext)::text
+                    RETURNING id
+                ),
+                replayed AS (
+                    UPDATE grants SET revoked_at = \(nowMS)
+                    WHERE id = (SELECT grant_id FROM code) AND revoked_at IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM consumed)
+                        AND (SELECT redeemed_at IS NOT NULL OR (g_revoked_at IS NULL AND expires_at > \(nowMS)) FROM code)
+                    RETURNING id
+                ),
+                notified AS (
+                    SELECT \(unescaped: notifyChange) FROM (SELECT id FROM replayed UNION ALL SELECT id FROM context) AS c
+                )
+                SELECT code.*, (SELECT count(*) FROM consumed) AS consumed, (SELECT count(*) FROM context) AS context,
+                    (SELECT count(*) FROM access) + (SELECT count(*) FROM refresh) AS recorded,
+                    (SELECT count(*) FROM notified) AS notified
+                FROM code
+                """
+            ).first
+        else { return .unknown }
+        var grant = try row.grant()
+        if try row.int("consumed") == 1 {
+            if try row.int("context") == 1, let sessionContext {
+                grant.sessionContext = sessionContext
+                noteChange()
+            }
+            return .redeemed(
+                AuthorizationCodeRecord(
+                    digest: digest, grantID: grant.id, clientID: try row.text("client_id"),
+                    redirectURI: try row.text("redirect_uri"), codeChallenge: try row.optionalText("code_challenge"),
+                    codeChallengeMethod: try row.optionalText("code_challenge_method"), scope: try row.text("scope"),
+                    issuedAt: try row.date("issued_at"), expiresAt: try row.date("expires_at")),
+                grant)
+        }
+        // The order of the SQLite store: a replay first (even after expiry), then revocation, then expiry.
+        if try row.optionalInt64("redeemed_at") == nil {
+            if grant.revokedAt != nil { return .revoked }
+            if try row.optionalInt64("expires_at") ?? 0 <= nowMS { return .expired }
+        }
+        noteChange()
+        return .replayed(grant.id)
+    }
+
+    public func rotateRefreshToken(
+        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date, reuseGrace: TimeInterval
+    ) async throws -> RefreshRotation {
+        let nowMS = Milliseconds.from(now)
+        let graceMS = max(0, reuseGrace * 1000)
+        // Within the grace: rotated at most `reuseGrace` before now (and not after it).
+        let withinGrace = "(\(graceMS) > 0 AND rotated_at <= \(nowMS) AND \(nowMS) - rotated_at <= \(graceMS))"
+        guard
+            let row = try await rows(
+                Subject("refresh token rotation"),
+                """
+                WITH token AS (
+                    SELECT r.*, g.revoked_at AS grant_revoked_at
+                    FROM refresh_tokens r JOIN grants g ON g.id = r.grant_id WHERE r.digest = \(presented.hex)
+                ),
+                retired AS (
+                    UPDATE refresh_tokens r SET rotated_at = coalesce(r.rotated_at, \(nowMS)) FROM grants g
+                    WHERE r.digest = \(presented.hex) AND g.id = r.grant_id AND g.revoked_at IS NULL
+                        AND (r.expires_at IS NULL OR r.expires_at > \(nowMS))
+                        AND (r.rotated_at IS NULL OR \(unescaped: withinGrace))
+                    RETURNING r.grant_id
+                ),
+                replacement AS (
+                    INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
+                    SELECT \(replacement.digest.hex), grant_id, \(replacement.clientID), \(replacement.scope),
+                        \(Milliseconds.from(replacement.issuedAt)), \(Milliseconds.from(replacement.expiresAt))
+                    FROM retired
+                    RETURNING digest
+                ),
+                replayed AS (
+                    UPDATE grants SET revoked_at = \(nowMS)
+                    WHERE id = (SELECT grant_id FROM token) AND revoked_at IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM retired)
+                        AND (
+                            SELECT (rotated_at IS NOT NULL AND NOT \(unescaped: withinGrace))
+                                OR ((rotated_at IS NULL OR \(unescaped: withinGrace)) AND grant_revoked_at IS NULL
+                                    AND (expires_at IS NULL OR expires_at > \(nowMS)))
+                            FROM token)
+                    RETURNING id
+                ),
+                notified AS (SELECT \(unescaped: notifyChange) FROM replayed)
+                SELECT token.*, (SELECT count(*) FROM replacement) AS rotated,
+                    (SELECT count(*) FROM notified) AS notified
+                FROM token
+                """
+            ).first
+        else { return .unknown }
+        let grantID = GrantID(try row.text("grant_id"))
+        let expiresAt = try row.optionalInt64("expires_at")
+        if try row.int("rotated") == 1 {
+            return .rotated(
+                previous: RefreshTokenRecord(
+                    digest: presented, grantID: grantID, clientID: try row.text("client_id"), scope: try row.text("scope"),
+                    issuedAt: try row.date("issued_at"), expiresAt: Milliseconds.date(expiresAt)))
+        }
+        // The order of the SQLite store: a replay outside the grace first, then revocation, then expiry; a token that
+        // looked usable but was not taken lost a race to a concurrent rotation: a replay.
+        if let rotatedAt = try row.optionalInt64("rotated_at"),
+            !(graceMS > 0 && rotatedAt <= nowMS && Double(nowMS - rotatedAt) <= graceMS)
+        {
+            noteChange()
+            return .replayed(grantID)
+        }
+        if try row.optionalInt64("grant_revoked_at") != nil { return .revoked }
+        if let expiresAt, expiresAt <= nowMS { return .expired }
+        noteChange()
+        return .replayed(grantID)
+    }
+}

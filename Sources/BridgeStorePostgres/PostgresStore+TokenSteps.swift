@@ -1,0 +1,165 @@
+import BridgeStore
+import Foundation
+import PostgresNIO
+
+// MARK: Refresh
+
+extension PostgresStore {
+    /// `rotateRefreshToken` with the token endpoint's checks, in one statement: client and scope are checked
+    /// (`allowed`) before anything changes (RFC 6749 §6), then the token is retired by the conditional UPDATE of
+    /// `rotateRefreshToken` (see there why not SKIP LOCKED) and the new access and refresh token and the session
+    /// context are written from the retired row. The answer is then told apart in Swift, with `ScopeNarrowing` (the
+    /// statement's `<@` is the same test: every requested value among the granted ones).
+    public func refresh(_ request: RefreshRequest, at now: Date, reuseGrace: TimeInterval) async throws -> RefreshOutcome {
+        let nowMS = Milliseconds.from(now)
+        let graceMS = max(0, reuseGrace * 1000)
+        // Numbers only, never caller text: safe to write into the statement.
+        let withinGrace = "(\(graceMS) > 0 AND rotated_at <= \(nowMS) AND \(nowMS) - rotated_at <= \(graceMS))"
+        let requested = request.requestedScope.map { $0.split(separator: " ").map(String.init) } ?? []
+        let issuing = request.issuing
+        let issuedAt = Milliseconds.from(issuing.issuedAt)
+        guard
+            let row = try await rows(
+                Subject(
+                    "refresh token rotation",
+                    tables: ["access_tokens": "access token \(issuing.accessTokenID)", "refresh_tokens": "refresh token"]),
+                """
+                WITH token AS (
+                    SELECT r.client_id, r.scope, r.issued_at, r.expires_at, r.rotated_at, \(unescaped: grantColumns(of: "g"))
+                    FROM refresh_tokens r JOIN grants g ON g.id = r.grant_id WHERE r.digest = \(request.presented.hex)
+                ),
+                allowed AS (
+                    SELECT * FROM token
+                    WHERE client_id = \(request.clientID) AND \(requested)::text[] <@ string_to_array(scope, ' ')
+                ),
+                retired AS (
+                    UPDATE refresh_tokens r SET rotated_at = coalesce(r.rotated_at, \(nowMS)) FROM grants g
+                    WHERE r.digest = \(request.presented.hex) AND g.id = r.grant_id AND g.revoked_at IS NULL
+                        AND EXISTS (SELECT 1 FROM allowed)
+                        AND (r.expires_at IS NULL OR r.expires_at > \(nowMS))
+                        AND (r.rotated_at IS NULL OR \(unescaped: withinGrace))
+                    RETURNING r.grant_id, r.client_id, r.scope
+                ),
+                access AS (
+                    INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
+                    SELECT \(issuing.accessTokenID), grant_id, \(issuedAt), \(Milliseconds.from(issuing.accessExpiresAt))
+                    FROM retired
+                ),
+                refresh AS (
+                    INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
+                    SELECT \(issuing.refreshDigest?.hex)::text, grant_id, client_id, scope, \(issuedAt),
+                        \(Milliseconds.from(issuing.refreshExpiresAt))::bigint
+                    FROM retired WHERE \(issuing.refreshDigest?.hex)::text IS NOT NULL
+                ),
+                context AS (
+                    UPDATE grants SET session_context = \(request.sessionContext)::text
+                    WHERE id = (SELECT grant_id FROM retired) AND \(request.sessionContext)::text IS NOT NULL
+                        AND session_context IS DISTINCT FROM \(request.sessionContext)::text
+                    RETURNING id
+                ),
+                replayed AS (
+                    UPDATE grants SET revoked_at = \(nowMS)
+                    WHERE id = (SELECT g_id FROM allowed) AND revoked_at IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM retired)
+                        AND (
+                            SELECT (rotated_at IS NOT NULL AND NOT \(unescaped: withinGrace))
+                                OR ((rotated_at IS NULL OR \(unescaped: withinGrace)) AND g_revoked_at IS NULL
+                                    AND (expires_at IS NULL OR expires_at > \(nowMS)))
+                            FROM allowed)
+                    RETURNING id
+                ),
+                notified AS (
+                    SELECT \(unescaped: notifyChange) FROM (SELECT id FROM replayed UNION ALL SELECT id FROM context) AS c
+                )
+                SELECT token.*, (SELECT count(*) FROM retired) AS rotated, (SELECT count(*) FROM context) AS context,
+                    (SELECT count(*) FROM notified) AS notified
+                FROM token
+                """
+            ).first
+        else { return .unknown }
+        var grant = try row.grant()
+        let previous = RefreshTokenRecord(
+            digest: request.presented, grantID: grant.id, clientID: try row.text("client_id"),
+            scope: try row.text("scope"), issuedAt: try row.date("issued_at"), expiresAt: try row.optionalDate("expires_at"))
+        guard previous.clientID == request.clientID else { return .otherClient(previous) }
+        guard let accessScope = ScopeNarrowing.narrowed(requested: request.requestedScope, granted: previous.scope)
+        else { return .scopeTooWide(previous) }
+        if try row.int("rotated") == 1 {
+            if try row.int("context") == 1, let context = request.sessionContext {
+                grant.sessionContext = context
+                noteChange()
+            }
+            return .rotated(previous: previous, grant: grant, accessScope: accessScope)
+        }
+        // As `rotateRefreshToken`: a replay outside the grace, then revocation, then expiry; a token that looked
+        // usable but was not taken lost a race to a concurrent rotation: a replay.
+        if let rotatedAt = try row.optionalInt64("rotated_at"),
+            !(graceMS > 0 && rotatedAt <= nowMS && Double(nowMS - rotatedAt) <= graceMS)
+        {
+            noteChange()
+            return .replayed(grant.id)
+        }
+        if grant.revokedAt != nil { return .revoked }
+        if let expiresAt = try row.optionalInt64("expires_at"), expiresAt <= nowMS { return .expired }
+        noteChange()
+        return .replayed(grant.id)
+    }
+}
+
+// MARK: Bootstrap
+
+extension PostgresStore {
+    /// One statement: the WOPI tokens are inserted only from a live access token, grant and user, the session
+    /// context is recorded when it changed, and the token's status comes back in the same round trip.
+    public func bootstrap(_ step: BootstrapStep, at now: Date) async throws -> BootstrapStatus {
+        let nowMS = Milliseconds.from(now)
+        let drafts = step.wopiTokens
+        guard
+            let row = try await rows(
+                Subject("WOPI access token"),
+                """
+                WITH live AS (
+                    SELECT t.grant_id, g.user_id FROM access_tokens t JOIN grants g ON g.id = t.grant_id
+                        JOIN users u ON u.id = g.user_id
+                    WHERE t.token_id = \(step.accessTokenID) AND t.revoked_at IS NULL AND g.revoked_at IS NULL
+                        AND t.expires_at > \(nowMS)
+                ),
+                inserted AS (
+                    INSERT INTO wopi_access_tokens (digest, grant_id, user_id, wopi_source, issued_at, expires_at)
+                    SELECT d.digest, live.grant_id, live.user_id, CASE WHEN d.has_source THEN d.source END, d.issued,
+                        d.expires
+                    FROM live, unnest(\(drafts.map(\.digest.hex))::text[], \(drafts.map { $0.wopiSource ?? "" })::text[],
+                        \(drafts.map { $0.wopiSource != nil })::bool[], \(drafts.map { Milliseconds.from($0.issuedAt) })::bigint[],
+                        \(drafts.map { Milliseconds.from($0.expiresAt) })::bigint[])
+                        AS d (digest, source, has_source, issued, expires)
+                    RETURNING digest
+                ),
+                context AS (
+                    UPDATE grants SET session_context = \(step.sessionContext)::text
+                    WHERE id = (SELECT grant_id FROM live) AND \(step.sessionContext)::text IS NOT NULL
+                        AND session_context IS DISTINCT FROM \(step.sessionContext)::text
+                    RETURNING id
+                ),
+                notified AS (SELECT \(unescaped: notifyChange) FROM context)
+                SELECT t.expires_at, t.revoked_at AS t_revoked_at, \(unescaped: grantColumns(of: "g")),
+                    u.id AS u_id, u.sign_in_name AS u_sign_in_name, u.friendly_name AS u_friendly_name,
+                    u.password_hash AS u_password_hash, (SELECT count(*) FROM inserted) AS recorded,
+                    (SELECT count(*) FROM context) AS context, (SELECT count(*) FROM notified) AS notified
+                FROM access_tokens t JOIN grants g ON g.id = t.grant_id LEFT JOIN users u ON u.id = g.user_id
+                WHERE t.token_id = \(step.accessTokenID)
+                """
+            ).first
+        else { return .unknown }
+        var grant = try row.grant()
+        if try row.int("recorded") > 0, try row.optionalText("u_id") != nil {
+            if try row.int("context") == 1, let context = step.sessionContext {
+                grant.sessionContext = context
+                noteChange()
+            }
+            return .active(grant, try Self.user(row, prefix: "u_"))
+        }
+        if try grant.revokedAt != nil || row.optionalInt64("t_revoked_at") != nil { return .revoked }
+        if try row.int("expires_at") <= nowMS { return .expired }
+        return .unknown
+    }
+}

@@ -1,0 +1,189 @@
+import BridgeStore
+import Foundation
+import PostgresNIO
+
+// MARK: Access tokens
+
+extension PostgresStore {
+    public func recordAccessToken(_ token: AccessTokenRecord) async throws {
+        try await rows(
+            Subject("access token \(token.tokenID)"),
+            """
+            INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
+            VALUES (\(token.tokenID), \(token.grantID.rawValue), \(Milliseconds.from(token.issuedAt)),
+                \(Milliseconds.from(token.expiresAt)))
+            """)
+    }
+
+    public func accessTokenStatus(tokenID: String, at now: Date) async throws -> AccessTokenStatus {
+        guard
+            let row = try await rows(
+                Subject("access token"),
+                """
+                SELECT t.issued_at, t.expires_at, t.revoked_at AS token_revoked_at, \(unescaped: grantColumns(of: "g"))
+                FROM access_tokens t JOIN grants g ON g.id = t.grant_id WHERE t.token_id = \(tokenID)
+                """
+            ).first
+        else { return .unknown }
+        let grant = try row.grant()
+        if try grant.revokedAt != nil || row.optionalInt64("token_revoked_at") != nil { return .revoked }
+        let expiresAt = try row.date("expires_at")
+        if expiresAt <= now { return .expired }
+        return .active(
+            AccessTokenRecord(tokenID: tokenID, grantID: grant.id, issuedAt: try row.date("issued_at"), expiresAt: expiresAt),
+            grant)
+    }
+
+    public func revokeAccessToken(tokenID: String, at now: Date) async throws -> Bool {
+        defer { noteChange() }
+        let row = try await rows(
+            Subject("access token revocation"),
+            """
+            WITH revoked AS (
+                UPDATE access_tokens SET revoked_at = coalesce(revoked_at, \(Milliseconds.from(now)))
+                WHERE token_id = \(tokenID) RETURNING token_id
+            ),
+            notified AS (SELECT \(unescaped: notifyChange) FROM revoked)
+            SELECT (SELECT count(*) FROM revoked) AS changed, (SELECT count(*) FROM notified) AS notified
+            """
+        ).first
+        return try row?.int("changed") == 1
+    }
+
+    public func recordTokenResponse(access: AccessTokenRecord, refresh: RefreshTokenRecord?) async throws {
+        // Both INSERTs in one statement: atomic, so a failing refresh token leaves no access token behind.
+        try await rows(
+            Subject(
+                "access token \(access.tokenID)",
+                tables: ["access_tokens": "access token \(access.tokenID)", "refresh_tokens": "refresh token"]),
+            """
+            WITH access AS (
+                INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
+                VALUES (\(access.tokenID), \(access.grantID.rawValue), \(Milliseconds.from(access.issuedAt)),
+                    \(Milliseconds.from(access.expiresAt)))
+                RETURNING token_id
+            )
+            INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
+            SELECT \(refresh?.digest.hex)::text, \(refresh?.grantID.rawValue)::text, \(refresh?.clientID)::text,
+                \(refresh?.scope)::text, \(refresh.map { Milliseconds.from($0.issuedAt) })::bigint,
+                \(refresh.flatMap { Milliseconds.from($0.expiresAt) })::bigint
+            FROM access WHERE \(refresh != nil)
+            """)
+    }
+}
+
+// MARK: WOPI access tokens
+
+extension PostgresStore {
+    public func issueWopiAccessToken(_ token: WopiAccessTokenRecord) async throws {
+        try await rows(
+            Subject("WOPI access token"),
+            """
+            INSERT INTO wopi_access_tokens (digest, grant_id, user_id, wopi_source, issued_at, expires_at)
+            VALUES (\(token.digest.hex), \(token.grantID.rawValue), \(token.userID), \(token.wopiSource),
+                \(Milliseconds.from(token.issuedAt)), \(Milliseconds.from(token.expiresAt)))
+            """)
+    }
+
+    public func activeWopiAccessToken(_ digest: TokenDigest, at now: Date) async throws -> WopiAccessTokenRecord? {
+        try await rows(
+            Subject("WOPI access token"),
+            """
+            SELECT w.* FROM wopi_access_tokens w JOIN grants g ON g.id = w.grant_id
+            WHERE w.digest = \(digest.hex) AND w.expires_at > \(Milliseconds.from(now)) AND g.revoked_at IS NULL
+            """
+        ).first.map { row in
+            WopiAccessTokenRecord(
+                digest: digest, grantID: GrantID(try row.text("grant_id")), userID: try row.text("user_id"),
+                wopiSource: try row.optionalText("wopi_source"), issuedAt: try row.date("issued_at"),
+                expiresAt: try row.date("expires_at"))
+        }
+    }
+}
+
+// MARK: Refresh tokens
+
+extension PostgresStore {
+    public func issueRefreshToken(_ token: RefreshTokenRecord) async throws {
+        try await rows(
+            Subject("refresh token"),
+            """
+            INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
+            VALUES (\(token.digest.hex), \(token.grantID.rawValue), \(token.clientID), \(token.scope),
+                \(Milliseconds.from(token.issuedAt)), \(Milliseconds.from(token.expiresAt)))
+            """)
+    }
+
+    public func refreshTokenStatus(_ digest: TokenDigest, at now: Date) async throws -> RefreshTokenStatus {
+        let row = try await rows(
+            Subject("refresh token"),
+            """
+            SELECT r.client_id, r.scope, r.issued_at, r.expires_at, r.rotated_at, \(unescaped: grantColumns(of: "g"))
+            FROM refresh_tokens r JOIN grants g ON g.id = r.grant_id WHERE r.digest = \(digest.hex)
+            """
+        ).first
+        return try Self.refreshTokenStatus(digest, row: row, at: now)
+    }
+
+    /// Revokes the token's grant when the token belongs to `clientID` (RFC 7009 §2.1), in one statement; answers
+    /// the token's status as it was before.
+    public func revokeRefreshToken(_ digest: TokenDigest, clientID: String, at now: Date) async throws -> RefreshTokenStatus {
+        defer { noteChange() }
+        let row = try await rows(
+            Subject("refresh token revocation"),
+            """
+            WITH token AS (
+                SELECT r.client_id, r.scope, r.issued_at, r.expires_at, r.rotated_at, \(unescaped: grantColumns(of: "g"))
+                FROM refresh_tokens r JOIN grants g ON g.id = r.grant_id WHERE r.digest = \(digest.hex)
+            ),
+            revoked AS (
+                UPDATE grants SET revoked_at = \(Milliseconds.from(now))
+                WHERE id = (SELECT g_id FROM token WHERE client_id = \(clientID)) AND revoked_at IS NULL
+                RETURNING id
+            ),
+            notified AS (SELECT \(unescaped: notifyChange) FROM revoked)
+            SELECT token.*, (SELECT count(*) FROM notified) AS notified FROM token
+            """
+        ).first
+        return try Self.refreshTokenStatus(digest, row: row, at: now)
+    }
+
+    static func refreshTokenStatus(_ digest: TokenDigest, row: PostgresRandomAccessRow?, at now: Date) throws
+        -> RefreshTokenStatus
+    {
+        guard let row else { return .unknown }
+        let grant = try row.grant()
+        let record = RefreshTokenRecord(
+            digest: digest, grantID: grant.id, clientID: try row.text("client_id"), scope: try row.text("scope"),
+            issuedAt: try row.date("issued_at"), expiresAt: try row.optionalDate("expires_at"))
+        // Same order as `rotateRefreshToken`: a replay is a replay even after revocation or expiry.
+        if try row.optionalInt64("rotated_at") != nil { return .rotated(record) }
+        if grant.revokedAt != nil { return .revoked(record) }
+        if let expiresAt = record.expiresAt, expiresAt <= now { return .expired(record) }
+        return .active(record, grant)
+    }
+}
+
+// MARK: Housekeeping
+
+extension PostgresStore {
+    public func purgeExpired(before cutoff: Date) async throws -> Int {
+        let cutoff = Milliseconds.from(cutoff)
+        let row = try await rows(
+            Subject("purge"),
+            """
+            WITH a AS (DELETE FROM access_tokens WHERE expires_at < \(cutoff) RETURNING 1),
+            w AS (DELETE FROM wopi_access_tokens WHERE expires_at < \(cutoff) RETURNING 1),
+            c AS (DELETE FROM authorization_codes WHERE expires_at < \(cutoff) RETURNING 1),
+            s AS (DELETE FROM sessions WHERE expires_at < \(cutoff) RETURNING 1),
+            p AS (DELETE FROM pending_authorizations WHERE expires_at < \(cutoff) RETURNING 1),
+            f AS (DELETE FROM sign_in_failures WHERE failed_at < \(cutoff) RETURNING 1),
+            r AS (DELETE FROM refresh_tokens WHERE expires_at IS NOT NULL AND expires_at < \(cutoff) RETURNING 1)
+            SELECT (SELECT count(*) FROM a) + (SELECT count(*) FROM w) + (SELECT count(*) FROM c)
+                + (SELECT count(*) FROM s) + (SELECT count(*) FROM p) + (SELECT count(*) FROM f)
+                + (SELECT count(*) FROM r) AS n
+            """
+        ).first
+        return try row?.int("n") ?? 0
+    }
+}
