@@ -227,13 +227,20 @@ public final class PostgresStore: Store {
         guard !counters.withLockedValue({ $0.closed }) else { throw StoreError.closed }
         let (client, timeout) = (self.client, configuration.connectTimeout)
         let leased = NIOLockedValueBox(false)
+        // The whole call is bounded too: a statement on a connection whose server went away without closing it
+        // (a database stopped mid-query) would otherwise hold the request until TCP gives up.
+        let whole = timeout * 3 / 2
         do {
-            return try await Deadline.race(timeout: timeout) {
-                leased.withLockedValue { $0 } ? nil : Self.unavailable("no database connection within \(timeout)")
+            return try await Deadline.race(timeout: whole) {
+                Self.unavailable("no answer from the database within \(whole)")
             } _: {
-                try await client.withConnection { connection in
-                    leased.withLockedValue { $0 = true }
-                    return try await body(connection)
+                try await Deadline.race(timeout: timeout) {
+                    leased.withLockedValue { $0 } ? nil : Self.unavailable("no database connection within \(timeout)")
+                } _: {
+                    try await client.withConnection { connection in
+                        leased.withLockedValue { $0 = true }
+                        return try await body(connection)
+                    }
                 }
             }
         } catch {

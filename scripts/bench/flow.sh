@@ -10,6 +10,8 @@
 # Usage: scripts/bench/flow.sh   (installs wrk and makes a Python venv with authlib itself)
 #   SIGNIN_BRIDGE=path  benchmark that binary instead of building one (to compare two builds in one sitting)
 #   REQUEST_LOGS=false  turn the request log off (to isolate the store; the shipped default is on)
+#   POSTGRES=1          also run the flow on two instances over one PostgreSQL database (a throwaway cluster from
+#                       scripts/test/postgres.sh), half the connections each, reported beside SQLite
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/install-deps.sh bench
@@ -72,6 +74,48 @@ before=$(round_trips)
 flow_run "http://127.0.0.1:$BRIDGE_PORT" "$cookie" "$work/wrk-bridge"
 after=$(round_trips)
 
+if [ "${POSTGRES:-0}" = 1 ]; then
+  echo "== SignInBridge, two instances over one PostgreSQL database"
+  export SIGNIN_BRIDGE_POSTGRES_STATE="$work/postgres.env"
+  eval "export $(bash scripts/test/postgres.sh start | head -1)"
+  pg_stop() { SIGNIN_BRIDGE_POSTGRES_STATE="$work/postgres.env" bash scripts/test/postgres.sh stop >/dev/null 2>&1 || true; }
+  trap 'pg_stop; cleanup' EXIT
+  pg_url=$(python3 -c 'import sys; sys.path.insert(0, "scripts/test"); from multi_instance import fresh_database; import os; print(fresh_database(os.environ["SIGNIN_BRIDGE_TEST_POSTGRES_URL"]))')
+  PG_A=$((BRIDGE_PORT + 10)); PG_B=$((BRIDGE_PORT + 11))
+  for port in $PG_A $PG_B; do
+    python3 - "$work" "$port" "http://127.0.0.1:$PG_A" <<'PY'
+import sys
+sys.path.insert(0, "scripts/test")
+from pathlib import Path
+from flows.bridge import write_config
+directory = Path(sys.argv[1])
+write_config(directory, int(sys.argv[2]), keys=directory / "pg-keys.json", issuer=sys.argv[3])
+PY
+    [ "${REQUEST_LOGS:-true}" = true ] || sed -i 's/^  requests: true /  requests: false/' "$work/bridge-$port.yaml"
+    SIGNIN_BRIDGE_STORE_URL="$pg_url" "$bin" serve --config "$work/bridge-$port.yaml" --port "$port" >"$work/pg-$port.log" 2>&1 &
+    pids+=($!)
+    wait_for "http://127.0.0.1:$port/auth/health"
+  done
+  pg_cookie=$(python3 - "$PG_A" "$CHALLENGE" <<'PY'
+import sys
+sys.path.insert(0, "scripts/test")
+from flows.bridge import Browser
+browser = Browser(int(sys.argv[1]))
+browser.authorize(challenge=sys.argv[2])
+print("; ".join(f"{name}={value}" for name, value in browser.cookies.items()))
+PY
+)
+  half=$((CONNECTIONS / 2))
+  wrk -t1 -c"$half" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "http://127.0.0.1:$PG_A" -- "$pg_cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" > "$work/wrk-pg-a" &
+  wrk -t1 -c"$half" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "http://127.0.0.1:$PG_B" -- "$pg_cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" > "$work/wrk-pg-b"
+  wait %% 2>/dev/null || true
+  sleep 1
+  pg_trips=0
+  for port in $PG_A $PG_B; do
+    pg_trips=$((pg_trips + $(curl -s "http://127.0.0.1:$port/metrics" | awk '/^signin_bridge_store_round_trips_total/ {printf "%d", $2}')))
+  done
+fi
+
 echo "== authlib peer ($PEER_WORKERS gunicorn workers)"
 sid=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
 PEER_DB="$work/peer.sqlite" "$VENV/bin/python" -c "import sys; sys.path.insert(0, 'scripts/bench/token'); import authlib_peer; authlib_peer.create_schema('$work/peer.sqlite'); authlib_peer.seed_session('$work/peer.sqlite', '$sid')"
@@ -102,6 +146,13 @@ printf '%-46s %10s %10s %10s\n' "SignInBridge, SQLite" "$(awk -v f="$bridge_flow
 printf '%-46s %10s %10s %10s\n' "authlib + Flask + gunicorn, SQLite (baseline)" "$(awk -v f="$peer_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-peer")" "$(flow_errors "$work/wrk-peer")"
 awk -v a="$bridge_flows" -v b="$peer_flows" 'BEGIN { printf "ratio SignInBridge / authlib: %.1fx (goal >= 10x, p99 < 20 ms)\n", a / b }'
 awk -v a="$before" -v b="$after" -v f="$bridge_flows" 'BEGIN { printf "store round trips per flow: %.2f (%d round trips, %d flows)\n", (b - a) / f, b - a, f }'
+if [ "${POSTGRES:-0}" = 1 ]; then
+  pg_flows=$(( $(flows "$work/wrk-pg-a") + $(flows "$work/wrk-pg-b") ))
+  pg_errors=$(( $(flow_errors "$work/wrk-pg-a") + $(flow_errors "$work/wrk-pg-b") ))
+  printf '%-46s %10s %10s %10s\n' "SignInBridge, 2 instances, one PostgreSQL" "$(awk -v f="$pg_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-pg-a")/$(p99 "$work/wrk-pg-b")" "$pg_errors"
+  awk -v a="$pg_flows" -v b="$peer_flows" 'BEGIN { printf "ratio PostgreSQL pair / authlib: %.1fx\n", a / b }'
+  awk -v t="$pg_trips" -v f="$pg_flows" 'BEGIN { printf "PostgreSQL round trips per flow: %.2f (%d round trips, %d flows, sign-in included)\n", t / f, t, f }'
+fi
 printf '\n%-46s %10s %10s\n' "authenticated bootstrap (64 connections)" "$(rps "$work/wrk-bootstrap")" "$(p99 "$work/wrk-bootstrap")"
 printf '%-46s %10s %10s\n' "Hummingbird route doing nothing (baseline)" "$(rps "$work/wrk-floor")" "$(p99 "$work/wrk-floor")"
 awk -v a="$(rps "$work/wrk-bootstrap")" -v b="$(rps "$work/wrk-floor")" 'BEGIN { printf "bootstrap / empty route: %.2f (goal >= 0.6)\n", a / b }'
