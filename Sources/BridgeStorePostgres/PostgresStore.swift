@@ -232,7 +232,8 @@ public final class PostgresStore: Store {
         let whole = timeout * 3 / 2
         do {
             return try await Deadline.race(timeout: whole) {
-                Self.unavailable("no answer from the database within \(whole)")
+                // Before the lease, the inner deadline answers (and names the wait for a connection).
+                leased.withLockedValue { $0 } ? Self.unavailable("no answer from the database within \(whole)") : nil
             } _: {
                 try await Deadline.race(timeout: timeout) {
                     leased.withLockedValue { $0 } ? nil : Self.unavailable("no database connection within \(timeout)")
