@@ -141,7 +141,7 @@ let package = Package(
             dependencies: ["SignInProtocol"],
             path: "Benchmarks/ProtocolBench"
         ),
-        // Not a test: a Hummingbird route that does nothing, the baseline of scripts/bench/token.sh's bootstrap run.
+        // Not a test: a Hummingbird route that does nothing, the baseline of scripts/bench/flow.sh's bootstrap run.
         .executableTarget(
             name: "RouteFloor",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],

@@ -1,7 +1,7 @@
 import Hummingbird
 
 // The floor under every SignInBridge route: Hummingbird answering GET /floor with a fixed body the size of a
-// bootstrap answer, and nothing else (no middleware, no store, no crypto). scripts/bench/token.sh loads it with the
+// bootstrap answer, and nothing else (no middleware, no store, no crypto). scripts/bench/flow.sh loads it with the
 // same wrk settings as the authenticated bootstrapper, so the ratio between the two says what our own work costs.
 // Usage: RouteFloor PORT
 let port = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 18092 : 18092
