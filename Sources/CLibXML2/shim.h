@@ -1,4 +1,4 @@
-// The libxml2 API as ManifestLint sees it. See shared/design/TOOLCHAIN.md, "libxml2 from Swift".
+// The libxml2 API as ManifestLint sees it. See docs/protocol-sources.md, "libxml2 from Swift".
 #ifndef SIGNINBRIDGE_CLIBXML2_SHIM_H
 #define SIGNINBRIDGE_CLIBXML2_SHIM_H
 

@@ -30,7 +30,7 @@ enum URLReport: Encodable {
     }
 
     /// Recognises a URL by its scheme and parameter names: an Office scheme is a Back URL; `app` with `action` is
-    /// a To URL; `resume_uri`, or an `error` behind a second `?` (seed 000), is an app callback; `code` or `error`
+    /// a To URL; `resume_uri`, or an `error` behind a second `?` (Vipps Login app-to-app docs), is an app callback; `code` or `error`
     /// is a redirect; `client_id` is an authorize request.
     static func classify(_ url: String) -> Kind? {
         guard let colon = url.firstIndex(of: ":") else { return nil }

@@ -23,7 +23,7 @@ struct AuthorizeToTokenTests {
             let tkString = try #require(success.tokenEndpoint)
             let tk = try #require(URL(string: tkString))
             let sessionContext = try #require(success.sessionContext)
-            // Office posts to the tk URL as given (path and query), with sc echoed in the header (PROTOCOL.md §1).
+            // Office posts to the tk URL as given (path and query), with sc echoed in the header (Microsoft's Office app-to-app docs).
             let pathAndQuery = tk.path + (tk.query.map { "?" + $0 } ?? "")
             let exchange = try await client.redeem(
                 success.code, path: pathAndQuery, headers: [HTTPField.Name("X-WOPI-SessionContext")!: sessionContext])

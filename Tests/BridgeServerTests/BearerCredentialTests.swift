@@ -9,7 +9,7 @@ struct BearerCredentialTests {
         ("bearer abc", "abc"),
         ("BEARER abc", "abc"),
         ("  Bearer \t abc \t ", "abc"),
-        // PROTOCOL.md §1: the Office docs write a colon after the scheme.
+        // Microsoft's Office app-to-app docs: the Office docs write a colon after the scheme.
         ("Bearer: abc", "abc"),
         ("Bearer:abc", "abc"),
     ])

@@ -8,7 +8,7 @@ import HummingbirdTesting
 import SignInProtocol
 import Testing
 
-/// `/wopibootstrapper` over a real socket (HummingbirdTesting `.live`), as PROTOCOL.md §1 describes it.
+/// `/wopibootstrapper` over a real socket (HummingbirdTesting `.live`), as Microsoft's Office app-to-app docs describes it.
 @Suite("Bootstrap endpoint")
 struct BootstrapEndpointTests {
     /// Written out by hand from the configuration in `TestBridge.yaml`, not computed.

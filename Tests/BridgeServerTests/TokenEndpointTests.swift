@@ -21,7 +21,7 @@ struct TokenEndpointTests {
             expectNoStore(exchange)
             let json = exchange.json
             #expect(json["token_type"] as? String == "Bearer")
-            // A JSON number, not a string (PROTOCOL.md §1), and the configured lifetime.
+            // A JSON number, not a string (Microsoft's Office app-to-app docs), and the configured lifetime.
             #expect(String(decoding: exchange.response.body.readableBytesView, as: UTF8.self).contains(#""expires_in":3600"#))
             #expect(json["scope"] as? String == "wopi")
             let refresh = try #require(exchange.refreshToken)
@@ -208,7 +208,7 @@ struct TokenEndpointTests {
         let (viaTk, grant) = try await bridge.issueCode()
         let (viaChallenge, _) = try await bridge.issueCode()
         try await bridge.app.makeApplication().test(.live) { client in
-            // Office posts to the tk URL as given, query and all (PROTOCOL.md §1).
+            // Office posts to the tk URL as given, query and all (Microsoft's Office app-to-app docs).
             let tk = try await client.redeem(
                 viaTk, path: "/api/token/?extra=stuff", headers: [HTTPField.Name("X-WOPI-SessionContext")!: "sc-from-redirect"])
             #expect(tk.status == .ok)

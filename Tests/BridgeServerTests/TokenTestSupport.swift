@@ -15,7 +15,7 @@ enum TokenTestClients {
     static let backendSecret = "backend-demo-secret"
     static let officeRedirect = "https://localhost"
     static let partnerRedirect = "com.example.partner:/oauth2redirect"
-    /// The Office docs' own `tk` example (PROTOCOL.md §1), moved onto the test issuer.
+    /// The Office docs' own `tk` example (Microsoft's Office app-to-app docs), moved onto the test issuer.
     static let tkURL = "https://contoso.com/api/token/?extra=stuff"
 
     static let yaml = TestBridge.yaml.replacingOccurrences(

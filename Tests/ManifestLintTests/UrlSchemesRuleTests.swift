@@ -5,7 +5,7 @@ import Testing
 
 /// One test per url_schemes.json rule, named after its id, plus the positioned JSON reader.
 @Suite struct UrlSchemesRuleTests {
-    /// The Office docs' bootstrapper sample header, percent-decoded (seed 004): valid, so every rule is silent.
+    /// The Office docs' bootstrapper sample header, percent-decoded (Microsoft's app-to-app docs): valid, so every rule is silent.
     static let officeDocsJSON = #"{"iOS" : ["contoso","contoso-EMM"], "Android" : ["contoso","contoso-EMM"], "UWP": ["contoso","contoso-EMM"]}"#
 
     @Test func officeDocsSampleIsClean() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @Suite struct ChallengeCommandTests {
-    /// The docs' sample header value, verbatim (PROTOCOL.md §1, seed 004).
+    /// The docs' sample header value, verbatim (Microsoft's Office app-to-app docs, Microsoft's app-to-app docs).
     static let docsSample =
         #"Bearer authorization_uri="https://contoso.com/api/oauth2/authorize",tokenIssuance_uri="https://contoso.com/api/oauth2/token",providerId="tp_contoso", UrlSchemes="%7B%22iOS%22%20%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%2C%20%22Android%22%20%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%2C%20%22UWP%22%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%7D""#
 

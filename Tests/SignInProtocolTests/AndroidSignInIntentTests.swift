@@ -4,7 +4,7 @@ import Testing
 @testable import SignInProtocol
 
 @Suite struct AndroidSignInIntentTests {
-    /// seed 004, "Client-side Changes", verbatim.
+    /// Microsoft's app-to-app docs, "Client-side Changes", verbatim.
     static let docsAuthorizeQuery =
         "client_id=abcdefg&response_type=code&scope=wopi&rs=enUS&build=16.1.1234&platform=android&app=word"
     static let docsSuccess = "code=abcdefg&tk=http://contoso.com&sc=xyz"

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func officeToURLQueryKeepsAppAndAction() throws {
-        // The query of the seed 004 To URL; OfficeToURL adds the scheme handling.
+        // The query of the Microsoft's app-to-app docs To URL; OfficeToURL adds the scheme handling.
         let request = try AuthorizationRequest.decode(query: "client_id=abcdefg&response_type=code&scope=wopi&rs=enUS&build=16.1.1234&platform=iOS&app=word&action=76d173ad-a43f-4e3c-a5e7-0e7276b4c624")
         #expect(request.scope == "wopi")
         #expect(request.culture == "enUS")

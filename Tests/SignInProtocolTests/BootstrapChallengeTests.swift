@@ -4,7 +4,7 @@ import Testing
 @testable import SignInProtocol
 
 @Suite struct BootstrapChallengeTests {
-    /// The docs' sample header value, verbatim (PROTOCOL.md §1, from seed 004's Office docs): note the mixed
+    /// The docs' sample header value, verbatim (Microsoft's Office app-to-app docs, from Microsoft's Office app-to-app docs): note the mixed
     /// `,` and `, ` separators.
     static let docsSample =
         #"Bearer authorization_uri="https://contoso.com/api/oauth2/authorize",tokenIssuance_uri="https://contoso.com/api/oauth2/token",providerId="tp_contoso", UrlSchemes="%7B%22iOS%22%20%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%2C%20%22Android%22%20%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%2C%20%22UWP%22%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%7D""#
@@ -79,7 +79,7 @@ import Testing
             do {
                 #expect(try BootstrapChallenge.parse(headerValue: challenge.headerValue) == challenge)
             } catch { Issue.record(error) }
-            // What naive clients do (PROTOCOL.md §1): no value ever needs a quoted-pair.
+            // What naive clients do (Microsoft's Office app-to-app docs): no value ever needs a quoted-pair.
             #expect(!challenge.headerValue.contains("\\"))
         }
     }

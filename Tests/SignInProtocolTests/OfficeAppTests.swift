@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct OfficeAppTests {
     @Test func mapsAppsToTheSchemesTheDocsList() {
-        // seed 004, "New URL schemes registered by Office iOS".
+        // Microsoft's app-to-app docs, "New URL schemes registered by Office iOS".
         #expect(OfficeApp.allCases.map(\.scheme) == ["ms-word-tp", "ms-excel-tp", "ms-powerpoint-tp", "ms-officemobile-tp"])
         #expect(OfficeApp.allCases.map(\.appParameter) == ["word", "excel", "powerpoint", "officemobile"])
     }

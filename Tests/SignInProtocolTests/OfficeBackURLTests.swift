@@ -4,7 +4,7 @@ import Testing
 @testable import SignInProtocol
 
 @Suite struct OfficeBackURLTests {
-    /// seed 004, "Your app invoking Office iOS ("Back" URL)", verbatim.
+    /// Microsoft's app-to-app docs, "Your app invoking Office iOS ("Back" URL)", verbatim.
     static let docsBackURL =
         "ms-word-tp:code=abcdefg&tk=https%3A%2F%2Fcontoso.com%2Fapi%2Ftoken%2F%3Fextra%3Dstuff&sc=xyz&action=76d173ad-a43f-4e3c-a5e7-0e7276b4c624"
 

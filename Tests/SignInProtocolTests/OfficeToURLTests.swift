@@ -4,7 +4,7 @@ import Testing
 @testable import SignInProtocol
 
 @Suite struct OfficeToURLTests {
-    /// seed 004, "Office iOS invoking your app ("To" URL)", verbatim.
+    /// Microsoft's app-to-app docs, "Office iOS invoking your app ("To" URL)", verbatim.
     static let docsToURL =
         "Contoso:client_id=abcdefg&response_type=code&scope=wopi&rs=enUS&build=16.1.1234&platform=iOS&app=word&action=76d173ad-a43f-4e3c-a5e7-0e7276b4c624"
 

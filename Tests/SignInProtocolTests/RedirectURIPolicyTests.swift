@@ -39,7 +39,7 @@ import SignInProtocol
     }
 
     @Test func localhostIsOnlyAWarning() {
-        // Office registers https://localhost as its stop URL (seed 004).
+        // Office registers https://localhost as its stop URL (Microsoft's app-to-app docs).
         let office = policy.assessRegistration("https://localhost", for: .web)
         #expect(office.isAcceptable)
         #expect(office.warnings == [.localhostNotRecommended])

@@ -5,7 +5,7 @@ import Testing
 @testable import SignInProtocol
 
 @Suite struct UrlSchemesTests {
-    /// The `UrlSchemes` value of the docs' sample header (PROTOCOL.md §1, seed 004), verbatim.
+    /// The `UrlSchemes` value of the docs' sample header (Microsoft's Office app-to-app docs, Microsoft's app-to-app docs), verbatim.
     static let docsHeaderValue =
         "%7B%22iOS%22%20%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%2C%20%22Android%22%20%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%2C%20%22UWP%22%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%7D"
 

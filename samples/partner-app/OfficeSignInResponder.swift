@@ -1,6 +1,6 @@
 import SignInProtocol
 
-/// Answers Office's app-to-app sign-in request (seed 004): reads what Office sent, checks it, lets the app sign
+/// Answers Office's app-to-app sign-in request (Microsoft's app-to-app docs): reads what Office sent, checks it, lets the app sign
 /// the user in, and builds the answer: a Back URL on iOS, result extras on Android.
 ///
 /// Copy this type; it needs only `SignInProtocol`. Every failure after Office can be answered goes back to

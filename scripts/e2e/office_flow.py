@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Office app-to-app sign-in, end to end, in headless Chromium.
 
-Walks the flow as Office does (PROTOCOL.md section 1): the bootstrapper's 401 challenge gives authorization_uri and
+Walks the flow as Office does (Microsoft's Office app-to-app docs): the bootstrapper's 401 challenge gives authorization_uri and
 tokenIssuance_uri; the authorize URL carries rs/build/platform; the person signs in and consents in a WebView-sized
 browser; the final redirect to https://localhost?code=...&tk=...&sc=... is caught, never loaded (the URL is blocked
 and read from Chromium's network log); the code is redeemed at the token endpoint (tk when present) with the
@@ -121,7 +121,7 @@ def make_driver():
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
     driver.execute_cdp_cmd("Network.enable", {})
-    # The stop URL is never loaded: Office watches for it and takes the code from the URL (seed 004).
+    # The stop URL is never loaded: Office watches for it and takes the code from the URL (Microsoft's app-to-app docs).
     driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["https://localhost*"]})
     return driver
 

@@ -1,7 +1,7 @@
 import SignInProtocol
 
 /// The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1). Office's docs also write
-/// `Bearer: <token>` (PROTOCOL.md §1), so a colon after the scheme is accepted too.
+/// `Bearer: <token>` (Microsoft's Office app-to-app docs), so a colon after the scheme is accepted too.
 ///
 /// Anything else (another scheme, no token, spaces or characters outside `b64token`) is no credential at all, and
 /// the bootstrapper answers it with the challenge, as it does a missing header.

@@ -14,7 +14,7 @@ struct BootstrapRequest: Sendable {
 
 /// The decision for one bootstrap request; `BootstrapRoute` turns it into bytes.
 enum BootstrapOutcome: Sendable, Equatable {
-    /// No usable credential: 401 with the configured challenge (PROTOCOL.md §1).
+    /// No usable credential: 401 with the configured challenge (Microsoft's Office app-to-app docs).
     case challenge
     /// 200 with the JSON body.
     case bootstrap(BootstrapResponse)

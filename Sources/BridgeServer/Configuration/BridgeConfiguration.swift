@@ -119,7 +119,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var windowSeconds: Int
     }
 
-    /// Office app-to-app settings (PROTOCOL.md §1): what goes into the bootstrap challenge.
+    /// Office app-to-app settings (Microsoft's Office app-to-app docs): what goes into the bootstrap challenge.
     public struct Office: Sendable, Codable, Hashable {
         /// Overrides `<issuer>/oauth2/authorize` in the challenge (a host behind a different front door).
         public var authorizationUri: String?
@@ -174,7 +174,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var secretHash: String?
         public var redirectUris: [String]
         public var grants: [String]
-        /// Alternative token endpoint sent as `tk` in the final redirect (PROTOCOL.md §1).
+        /// Alternative token endpoint sent as `tk` in the final redirect (Microsoft's Office app-to-app docs).
         public var tokenEndpointOverride: String?
         /// Send a session context (`sc`) in the final redirect, echoed by Office in `X-WOPI-SessionContext`.
         public var sessionContext: Bool?

@@ -3,7 +3,7 @@ import Foundation
 /// Where the token endpoint answers. Always `/oauth2/token` on the issuer (what the metadata announces), plus the
 /// path of every other token URL this server hands out on its own origin: `office.tokenIssuanceUri` (the bootstrap
 /// challenge's `tokenIssuance_uri`) and each client's `tokenEndpointOverride` (sent as `tk` in the final redirect,
-/// which Office then uses for code exchange and refresh, PROTOCOL.md §1). They are the same handler, so a `tk`
+/// which Office then uses for code exchange and refresh, Microsoft's Office app-to-app docs). They are the same handler, so a `tk`
 /// URL can never lead to a different rule set. A URL on another origin belongs to a front door (a proxy) that must
 /// forward it here; it is listed in `foreignURLs` so that start-up can say so.
 struct TokenEndpointPaths: Equatable {

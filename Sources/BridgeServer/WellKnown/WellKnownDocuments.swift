@@ -48,7 +48,7 @@ struct ProtectedResourceMetadata: Encodable {
     }
 }
 
-/// `/auth/health` in the shape of seed 002 (`{"status":"ok","timestamp":…}`), plus the store check.
+/// `/auth/health` in the shape of the Vipps iOS login backend guide (`{"status":"ok","timestamp":…}`), plus the store check.
 struct HealthReport: Encodable {
     var status: String
     var timestamp: String

@@ -1,10 +1,10 @@
 /// The documents rules cite, in one place so that a moved page is fixed once.
 extension RuleReference {
     static let officeAppToApp = RuleReference(
-        "Office app-to-app sign in (seed 004, apptoapp.rst)",
+        "Office app-to-app sign in (Microsoft's app-to-app docs, apptoapp.rst)",
         url: "https://github.com/microsoft/Office-Online-Test-Tools-and-Documentation/blob/master/docs/native/src/identity/apptoapp.rst")
     static let officeBootstrapper = RuleReference(
-        "Office bootstrapper, UrlSchemes (seed 004, bootstrapper.rst)",
+        "Office bootstrapper, UrlSchemes (Microsoft's app-to-app docs, bootstrapper.rst)",
         url: "https://github.com/microsoft/Office-Online-Test-Tools-and-Documentation/blob/master/docs/native/src/identity/bootstrapper.rst")
     static let androidExported = RuleReference(
         "Android 12 behavior changes: safer component exporting",
@@ -62,6 +62,6 @@ extension RuleReference {
     static let xml = RuleReference("Extensible Markup Language (XML) 1.0", url: "https://www.w3.org/TR/xml/")
     static let rfc8259 = RuleReference("RFC 8259 The JSON Data Interchange Format", url: "https://www.rfc-editor.org/rfc/rfc8259")
     static let urlSchemesSchema = RuleReference(
-        "schemas/url_schemes.schema.json (this repository) and seed 004",
+        "schemas/url_schemes.schema.json (this repository) and Microsoft's app-to-app docs",
         url: "https://github.com/microsoft/Office-Online-Test-Tools-and-Documentation/blob/master/docs/native/src/identity/url_schemes.json")
 }

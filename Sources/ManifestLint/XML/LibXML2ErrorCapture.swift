@@ -19,7 +19,7 @@ struct LibXML2Error {
 }
 
 /// Collects every message libxml2 produces on this thread while a `LibXML2ErrorCapture.run` is active, so that
-/// libxml2 never prints to stderr itself. `xmlSetStructuredErrorFunc` is per thread (TOOLCHAIN.md), so the
+/// libxml2 never prints to stderr itself. `xmlSetStructuredErrorFunc` is per thread (docs/protocol-sources.md, libxml2), so the
 /// handlers are installed and put back within one synchronous call.
 final class LibXML2ErrorCapture {
     private(set) var errors: [LibXML2Error] = []
@@ -89,7 +89,7 @@ enum LibXML2Runtime {
     private static let once: Void = {
         xmlInitParser()
         previousLoader = xmlGetExternalEntityLoader()
-        // XML_PARSE_NONET does not stop file:// (TOOLCHAIN.md): refuse every external entity and DTD of our parses.
+        // XML_PARSE_NONET does not stop file:// (docs/protocol-sources.md, libxml2): refuse every external entity and DTD of our parses.
         xmlSetExternalEntityLoader(refuseExternalResource)
     }()
 

@@ -1,7 +1,7 @@
 import CLibXML2
 
 /// A RelaxNG schema compiled once by libxml2 and shared: each validation gets its own validation context, which is
-/// what makes sharing safe (TOOLCHAIN.md, "Compiled schemas can be shared across tasks").
+/// what makes sharing safe (docs/protocol-sources.md, libxml2).
 public final class RelaxNGSchema: @unchecked Sendable {
     /// A short name used in messages ("AndroidManifest.xml schema").
     public let name: String

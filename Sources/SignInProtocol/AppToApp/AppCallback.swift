@@ -1,5 +1,5 @@
 /// What the provider's app (Vipps, MobilePay) sends to the merchant app's `app_callback_uri` after the user
-/// approved or failed (seed 000, step 4): `state` plus `resume_uri`, or `state` plus `error`.
+/// approved or failed (Vipps Login app-to-app docs, step 4): `state` plus `resume_uri`, or `state` plus `error`.
 ///
 /// The merchant app then shows the browser tab it started, or opens `resume_uri` in that same tab (it holds
 /// the cookies of the login); the code arrives later, at `redirect_uri`.

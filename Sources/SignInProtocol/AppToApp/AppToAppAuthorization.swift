@@ -1,4 +1,4 @@
-/// A Vipps/MobilePay-style app-to-app authorization request (seed 000): an ordinary authorization request
+/// A Vipps/MobilePay-style app-to-app authorization request (Vipps Login app-to-app docs): an ordinary authorization request
 /// plus `requested_flow=app_to_app` and `app_callback_uri`, where the provider's app sends the user back.
 ///
 /// Both `app_callback_uri` and `redirect_uri` are required, and both must be registered exactly (trailing `/`

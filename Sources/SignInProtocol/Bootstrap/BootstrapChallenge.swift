@@ -1,5 +1,5 @@
-/// The `Bearer` challenge a WOPI host sends with `401` from `GET /wopibootstrapper` (seed 004, "Service-side
-/// Changes"; PROTOCOL.md §1): where Office signs the user in, where it redeems the code, and how it may open the
+/// The `Bearer` challenge a WOPI host sends with `401` from `GET /wopibootstrapper` (Microsoft's app-to-app docs, "Service-side
+/// Changes"; Microsoft's Office app-to-app docs): where Office signs the user in, where it redeems the code, and how it may open the
 /// partner app instead of a WebView.
 ///
 /// ```
@@ -80,7 +80,7 @@ public struct BootstrapChallenge: Sendable, Hashable {
 extension BootstrapChallenge {
     /// The challenge as the `WWW-Authenticate` value: the documented order and form, quoted values, `,` between
     /// parameters, optional ones omitted. Valid URIs and the percent-encoded `UrlSchemes` never need a quoted-pair,
-    /// so clients that split on `,` and `=` still read it (PROTOCOL.md §1).
+    /// so clients that split on `,` and `=` still read it (Microsoft's Office app-to-app docs).
     public var headerValue: String { challenge.headerValue }
 
     /// The same challenge in the general form.

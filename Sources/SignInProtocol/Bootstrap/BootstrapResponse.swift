@@ -1,7 +1,7 @@
 import Foundation
 
 /// The user and ecosystem a successful bootstrap names: `{"Bootstrap":{"EcosystemUrl":…,"UserId":…,"SignInName":…,
-/// "UserFriendlyName":…}}` (WOPI bootstrapper docs; PROTOCOL.md §1).
+/// "UserFriendlyName":…}}` (WOPI bootstrapper docs; Microsoft's Office app-to-app docs).
 public struct Bootstrap: Sendable, Hashable, Codable {
     /// The ecosystem endpoint, with a WOPI access token in its query.
     public var ecosystemURL: String

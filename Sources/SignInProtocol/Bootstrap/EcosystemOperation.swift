@@ -1,5 +1,5 @@
 /// The value of `X-WOPI-EcosystemOperation` on `POST /wopibootstrapper`: which "shortcut" operation Office wants
-/// done together with the bootstrap (WOPI bootstrapper docs; PROTOCOL.md §1).
+/// done together with the bootstrap (WOPI bootstrapper docs; Microsoft's Office app-to-app docs).
 ///
 /// A host that does not implement an operation answers it as a plain bootstrap, so unknown values are kept, never
 /// refused.

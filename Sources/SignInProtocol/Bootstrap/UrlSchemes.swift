@@ -1,12 +1,12 @@
 /// The `UrlSchemes` a WOPI host returns in its bootstrap challenge: per platform, the ordered list of ways Office may
-/// use to open the partner app before it falls back to the WebView (seed 004, "Sign in using your app").
+/// use to open the partner app before it falls back to the WebView (Microsoft's app-to-app docs, "Sign in using your app").
 ///
 /// JSON form, keys in this order: `{"iOS":[…],"Android":[…],"UWP":[…]}`; platforms the host does not support are
 /// omitted. Keys other than these three are kept, in order, in `otherPlatforms`, so that nothing a host sent is lost.
 ///
 /// Header form (the `UrlSchemes` parameter of `WWW-Authenticate`): that JSON with every byte outside
 /// `A-Z a-z 0-9 - _ . ~` percent-encoded (space as `%20`), so naive clients that split the header on `,` and `=`
-/// still work (PROTOCOL.md §1).
+/// still work (Microsoft's Office app-to-app docs).
 public struct UrlSchemes: Sendable, Hashable {
     /// One entry of the `Android` list: the docs show two forms, so both are accepted and kept apart.
     public enum AndroidEntry: Sendable, Hashable {
@@ -56,7 +56,7 @@ public struct UrlSchemes: Sendable, Hashable {
 }
 
 /// An Android app Office starts by explicit component (package + activity) when its installed version is at least
-/// `minimumVersionCode` (seed 004, "Service-side Changes": "that Version and above").
+/// `minimumVersionCode` (Microsoft's app-to-app docs, "Service-side Changes": "that Version and above").
 public struct AndroidAppEntry: Sendable, Hashable, Codable {
     public var minimumVersionCode: Int
     public var packageName: String

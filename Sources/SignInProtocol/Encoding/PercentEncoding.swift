@@ -2,7 +2,7 @@
 ///
 /// Encoding escapes every other byte, so the output never contains `,`, `=`, `&`, `"` or a space: the Office
 /// `UrlSchemes` header value and the To/Back URL values must survive naive splitting by real clients
-/// (see PROTOCOL.md §1, "Wrong header contents seen in the wild").
+/// (see Microsoft's Office app-to-app docs, "Wrong header contents seen in the wild").
 public enum PercentEncoding {
     /// True for the bytes RFC 3986 §2.3 calls unreserved.
     @inlinable @inline(__always)

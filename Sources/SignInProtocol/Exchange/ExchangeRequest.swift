@@ -1,5 +1,5 @@
 /// An app's request for a one-time code that a sibling client of the same merchant can redeem for the same
-/// user (SPiD `POST /oauth/exchange`, seed 003): `clientId` (the target), `type`, and the user's access token,
+/// user (SPiD `POST /oauth/exchange`, Schibsted SPiD login docs): `clientId` (the target), `type`, and the user's access token,
 /// in the `oauth_token` form field as SPiD's SDKs send it or in an `Authorization: Bearer` header.
 ///
 /// The standard form of the same idea is RFC 8693 token exchange (`TokenRequest.Grant.tokenExchange`).

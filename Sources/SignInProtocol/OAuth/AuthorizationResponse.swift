@@ -8,9 +8,9 @@ public struct AuthorizationResponse: Sendable, Hashable {
         public var code: String
         /// Granted scope, when it differs from the requested one (RFC 6749 §3.3).
         public var scope: String?
-        /// Office `tk`: a token endpoint URL that replaces `tokenIssuance_uri` for this grant (seed 004).
+        /// Office `tk`: a token endpoint URL that replaces `tokenIssuance_uri` for this grant (Microsoft's app-to-app docs).
         public var tokenEndpoint: String?
-        /// Office `sc`: an opaque session context Office echoes in `X-WOPI-SessionContext` (seed 004).
+        /// Office `sc`: an opaque session context Office echoes in `X-WOPI-SessionContext` (Microsoft's app-to-app docs).
         public var sessionContext: String?
 
         public init(code: String, scope: String? = nil, tokenEndpoint: String? = nil, sessionContext: String? = nil) {

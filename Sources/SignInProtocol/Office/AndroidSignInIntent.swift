@@ -1,4 +1,4 @@
-/// The Android side of app-to-app sign-in (seed 004, "Client-side Changes"): Office starts the partner's auth
+/// The Android side of app-to-app sign-in (Microsoft's app-to-app docs, "Client-side Changes"): Office starts the partner's auth
 /// activity with string extras and reads string extras plus an activity result code back.
 ///
 /// Plain data on purpose (a `[String: String]` of extras and an `Int` result code), so an Android bridge, a test

@@ -1,5 +1,5 @@
 /// The Office apps that take part in app-to-app sign-in, with the URL scheme each registers on iOS for the "Back"
-/// URL (seed 004, "New URL schemes registered by Office iOS") and the `app=` value of the "To" URL.
+/// URL (Microsoft's app-to-app docs, "New URL schemes registered by Office iOS") and the `app=` value of the "To" URL.
 public enum OfficeApp: String, Sendable, Hashable, CaseIterable, Codable {
     case word
     case excel

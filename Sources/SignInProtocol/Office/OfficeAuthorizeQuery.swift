@@ -1,5 +1,5 @@
 /// The authorize parameters Office passes to the partner app: the query of the "To" URL without `action`, which
-/// is also, verbatim, the Android `AuthorizeUrlQueryParams` extra (seed 004, "URL scheme design" and "Client-side
+/// is also, verbatim, the Android `AuthorizeUrlQueryParams` extra (Microsoft's app-to-app docs, "URL scheme design" and "Client-side
 /// Changes").
 ///
 /// `client_id=abcdefg&response_type=code&scope=wopi&rs=enUS&build=16.1.1234&platform=iOS&app=word`

@@ -1,5 +1,5 @@
 /// The "Back" URL: the partner app returns to Office with the result and the unchanged `action`
-/// (seed 004, "Your app invoking Office iOS"):
+/// (Microsoft's app-to-app docs, "Your app invoking Office iOS"):
 ///
 /// `ms-word-tp:code=abcdefg&tk=https%3A%2F%2Fcontoso.com%2Fapi%2Ftoken%2F%3Fextra%3Dstuff&sc=xyz&action=76d173ad-a43f-4e3c-a5e7-0e7276b4c624`
 public struct OfficeBackURL: Sendable, Hashable {

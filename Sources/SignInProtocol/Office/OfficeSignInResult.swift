@@ -1,5 +1,5 @@
 /// What the partner app tells Office after sign-in: the payload of the Back URL without `action`, which is also,
-/// verbatim, the Android `ResponseUrlQueryParams` extra (seed 004).
+/// verbatim, the Android `ResponseUrlQueryParams` extra (Microsoft's app-to-app docs).
 ///
 /// Success: `code=abcdefg&tk=https%3A%2F%2Fcontoso.com%2Fapi%2Ftoken%2F&sc=xyz`.
 /// Failure (RFC 6749 §4.1.2.1): `error=access_denied&error_description=…&error_uri=…`.

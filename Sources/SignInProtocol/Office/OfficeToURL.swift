@@ -1,5 +1,5 @@
 /// The "To" URL: Office opens the partner app with the authorize parameters plus `app` and `action`
-/// (seed 004, "Office iOS invoking your app"):
+/// (Microsoft's app-to-app docs, "Office iOS invoking your app"):
 ///
 /// `Contoso:client_id=abcdefg&response_type=code&scope=wopi&rs=enUS&build=16.1.1234&platform=iOS&app=word&action=76d173ad-a43f-4e3c-a5e7-0e7276b4c624`
 public struct OfficeToURL: Sendable, Hashable {

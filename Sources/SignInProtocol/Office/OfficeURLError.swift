@@ -35,7 +35,7 @@ public enum OfficeURLError: Error, Sendable, Hashable, CustomStringConvertible {
 /// Splitting `scheme:query` and taking the parameters the protocol defines out of the query.
 enum OfficeURLParts {
     /// Splits `scheme:query` and decodes the query, taking `names` out of it, in one look at the bytes.
-    /// `scheme:query`, `scheme://query` and `scheme://?query` all give the same query (seed 004 writes no `//`,
+    /// `scheme:query`, `scheme://query` and `scheme://?query` all give the same query (Microsoft's app-to-app docs writes no `//`,
     /// some apps add it); byte offsets in errors count from the start of the URL.
     ///
     /// - Parameter checkScheme: called with the scheme before the query is decoded; a non-nil error is thrown.

@@ -59,7 +59,7 @@ enum AuthorizeFixture {
     static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 
-    /// The Office docs' authorize query (seed 004) with our redirect and a state.
+    /// The Office docs' authorize query (Microsoft's app-to-app docs) with our redirect and a state.
     static let officeQuery =
         "client_id=office&redirect_uri=https%3A%2F%2Flocalhost&response_type=code&scope=wopi&state=xyz%2F1&rs=en-US&build=16.0.1234&platform=iOS"
 }

@@ -1,6 +1,6 @@
 import SignInProtocol
 
-/// Office's `rs` (culture), `build` and `platform` (seed 004, any case variant: `AuthorizationRequest` reads them)
+/// Office's `rs` (culture), `build` and `platform` (Microsoft's app-to-app docs, any case variant: `AuthorizationRequest` reads them)
 /// are optional (early clients omit them), but when present they must look like what Office sends, since they are
 /// logged and shape the page: a culture tag, a dotted build number, a platform word.
 struct CheckOfficeParameters: AuthorizeCheck {

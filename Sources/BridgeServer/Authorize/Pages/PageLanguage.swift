@@ -1,4 +1,4 @@
-/// The language of the sign-in pages. Office's `rs` (its UI culture, `en-US` or `enUS`, seed 004) wins when it names a
+/// The language of the sign-in pages. Office's `rs` (its UI culture, `en-US` or `enUS`, Microsoft's app-to-app docs) wins when it names a
 /// language we have, then the browser's `Accept-Language` (RFC 9110 §12.5.4) in order of preference, then English.
 enum PageLanguage: String, Sendable, Codable, CaseIterable {
     case en

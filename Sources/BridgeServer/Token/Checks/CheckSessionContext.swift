@@ -1,6 +1,6 @@
 import SignInProtocol
 
-/// `X-WOPI-SessionContext` is Office's echo of our own `sc` value (PROTOCOL.md §1); the bootstrapper applies the
+/// `X-WOPI-SessionContext` is Office's echo of our own `sc` value (Microsoft's Office app-to-app docs); the bootstrapper applies the
 /// same bound, so anything longer is not ours.
 struct CheckSessionContext {
     static let maxBytes = 1024

@@ -1,5 +1,5 @@
 /// Office treats the version code in a UrlSchemes entry as the first version that supports app-to-app sign-in
-/// (seed 004, "that Version and above"); a build below it is never started for sign-in.
+/// (Microsoft's app-to-app docs, "that Version and above"); a build below it is never started for sign-in.
 public struct VersionCodeBelowMinimum: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-version-code-below-minimum",

@@ -1,6 +1,6 @@
 import SignInProtocol
 
-/// Android entries are `VersionCode, PackageName, AuthActivityName` triples, flattened (seed 004); an all-digit
+/// Android entries are `VersionCode, PackageName, AuthActivityName` triples, flattened (Microsoft's app-to-app docs); an all-digit
 /// item starts a triple. The triple grammar is SignInProtocol's (`UrlSchemes(json:)`): this rule asks it about the
 /// Android list alone and points at the item it refuses.
 public struct AndroidEntryIncomplete: UrlSchemesRule {
