@@ -184,40 +184,6 @@ public final class PostgresStore: Store {
         }
     }
 
-    /// One transaction on one pooled connection, for the steps whose writes depend on a decision taken in Swift
-    /// (`AuthorizationDecision`, scope narrowing): `BEGIN`, the statements, `COMMIT`, each counted as a round trip.
-    /// Rows the decision rests on are read `FOR UPDATE`, so a concurrent step on the same row waits and then sees
-    /// this one's outcome.
-    func transaction<T: Sendable>(
-        _ subject: Subject, _ body: @escaping @Sendable (Transaction) async throws -> T
-    ) async throws -> T {
-        let (counters, logger) = (self.counters, self.logger)
-        return try await withConnection(subject) { connection in
-            let tx = Transaction(connection: connection, logger: logger) { counters.withLockedValue { $0.roundTrips &+= 1 } }
-            try await tx.rows("BEGIN")
-            do {
-                let result = try await body(tx)
-                try await tx.rows("COMMIT")
-                return result
-            } catch {
-                _ = try? await tx.rows("ROLLBACK")
-                throw error
-            }
-        }
-    }
-
-    struct Transaction: Sendable {
-        let connection: PostgresConnection
-        let logger: Logger
-        let counted: @Sendable () -> Void
-
-        @discardableResult
-        func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
-            counted()
-            return try await connection.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
-        }
-    }
-
     /// Runs `body` on a pooled connection. Waiting for the connection is bounded by `connectTimeout`: when the
     /// database is down the pool keeps retrying in the background (postgres-nio opens its circuit breaker only after
     /// a minute), so the call gives up by itself and says the store is unavailable instead of hanging.
