@@ -10,6 +10,8 @@ let package = Package(
         // Checks partner apps' AndroidManifest.xml, Info.plist and url_schemes.json (libxml2 underneath).
         .library(name: "ManifestLint", targets: ["ManifestLint"]),
         .executable(name: "signin-bridge", targets: ["SignInBridgeCLI"]),
+        // `signin-bridge lint` alone, for CI jobs that only lint partner apps (no server libraries to load).
+        .executable(name: "signin-bridge-lint", targets: ["SignInBridgeLint"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,6 +32,12 @@ let package = Package(
         // PostgreSQL for several instances sharing one database (PostgresClient: its own bounded pool).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        // Outgoing HTTPS: `lint --fetch` (association files), with swift-nio-ssl's trust roots.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Certificates made in memory for the tests' TLS hosts (tests only).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // Round-trip property tests (tests only; SignInProtocol itself depends on nothing but swift-crypto).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -115,6 +123,20 @@ let package = Package(
             exclude: ["Schemas/README.md"],
             resources: [.embedInCode("Schemas/android-manifest.rng"), .embedInCode("Schemas/plist.rng")]
         ),
+        // The lint command's options and run, shared by `signin-bridge lint` and `signin-bridge-lint`.
+        .target(
+            name: "LintCommandLine",
+            dependencies: [
+                "ManifestLint",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .executableTarget(
+            name: "SignInBridgeLint",
+            dependencies: ["LintCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "SignInBridgeCLI",
             dependencies: [
@@ -124,6 +146,7 @@ let package = Package(
                 "BridgeStoreSQLite",
                 "SignInProtocol",
                 "ManifestLint",
+                "LintCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -185,6 +208,20 @@ let package = Package(
             exclude: ["Corpus"]
         ),
         // Runs the built `signin-bridge` as a subprocess; depending on the executable target makes SwiftPM build it.
+        .testTarget(
+            name: "LintCommandLineTests",
+            dependencies: [
+                "LintCommandLine",
+                "ManifestLint",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "SignInBridgeCLITests",
             dependencies: ["SignInBridgeCLI", "PartnerAppExample"]

@@ -45,7 +45,7 @@ import Testing
         let tests = try Self.swiftFiles(under: "Tests/ManifestLintTests").filter { $0.lastPathComponent.hasSuffix("RuleTests.swift") }
             .map { try String(contentsOf: $0, encoding: .utf8) }.joined()
         let checked = RuleCatalog.android as [any LintRule] + RuleCatalog.infoPlist + RuleCatalog.urlSchemes
-            + RuleCatalog.assetLinks + RuleCatalog.appSiteAssociation + RuleCatalog.entitlements
+            + RuleCatalog.assetLinks + RuleCatalog.appSiteAssociation + RuleCatalog.wellKnownResponse + RuleCatalog.entitlements
         for rule in checked.map(\.descriptor) {
             let parts = rule.id.split(separator: "-")
             let name = parts[0] + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()

@@ -7,6 +7,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${SIGNIN_BRIDGE:-.build/debug/signin-bridge}
 [ -x "$bin" ] || swift build --product signin-bridge >/dev/null
+standalone=${SIGNIN_BRIDGE_LINT:-$(dirname "$bin")/signin-bridge-lint}
+[ -x "$standalone" ] || swift build --product signin-bridge-lint >/dev/null
 python=.build/venv-test/bin/python
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -47,6 +49,16 @@ expect "SARIF of the App Links and Universal Links cross-checks" 1 "$bin" lint s
 expect "SARIF validates" 0 "$python" scripts/test/validate.py sarif "$tmp/samples.sarif" "$tmp/correct.sarif" "$tmp/challenge.sarif" \
   "$tmp/applinks.sarif"
 cat "$tmp/out"
+
+# signin-bridge-lint is the same command without the server: same report, same statuses.
+expect "standalone: samples/ has errors" 1 "$standalone" samples/ --format json --output "$tmp/standalone.json"
+expect "standalone: correct samples are clean" 0 "$standalone" "${correct[@]}"
+expect "standalone: unknown format is a usage error" 2 "$standalone" --format xml samples/
+expect "standalone: --ca-certificate without --fetch is a usage error" 2 "$standalone" --ca-certificate x.pem samples/
+expect "standalone: --fetch wants https" 2 "$standalone" --fetch http://contoso.com
+"$bin" lint samples/ --format json --output "$tmp/full.json" 2>/dev/null
+if cmp -s "$tmp/full.json" "$tmp/standalone.json"; then passed=$((passed + 1)); else
+  failed=$((failed + 1)); echo "FAIL standalone: its JSON report differs from signin-bridge lint's"; fi
 
 expect "url_schemes JSON Schema agrees with the samples" 0 "$python" scripts/test/validate.py url-schemes \
   schemas/url_schemes.schema.json samples/url_schemes.json samples/url_schemes/office-docs/url_schemes.json \

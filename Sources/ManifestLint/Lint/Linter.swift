@@ -27,6 +27,8 @@ public struct LintOptions: Sendable {
     public var assetLinks: [String] = []
     /// `--aasa DOMAIN=FILE` or a folder of domains: what each Universal Links domain serves.
     public var appSiteAssociations: [String] = []
+    /// `--fetch`: association files as hosts served them; each is checked for how it was served, then like a file.
+    public var fetched: [WellKnownResponse] = []
     /// `--signing-cert-sha256`: the Android app's signing certificate fingerprints.
     public var signingCertificates: [String] = []
     /// `--app-id TEAMID.bundle`: the iOS app ID when the entitlements do not give it.
@@ -64,6 +66,7 @@ public struct Linter: Sendable {
         var run = Run(options: options)
         if let source = options.urlSchemes { try run.loadExplicit(source) }
         try run.loadAssociations()
+        run.loadFetched()
         for path in paths { try run.add(path) }
         for (index, file) in run.queue.enumerated() {
             try run.check(file)
@@ -229,6 +232,26 @@ public struct Linter: Sendable {
                     checked.append(LintedFile(path: path, kind: .appSiteAssociation))
                     findings += diagnoses.map { Finding($0, file: path) }
                     if let document { appSiteAssociations[host] = document }
+                }
+            }
+        }
+
+        /// Checks how each `--fetch` answer was served and, for a 200, the file itself, kept by host like the others.
+        mutating func loadFetched() {
+            for response in options.fetched {
+                checked.append(LintedFile(path: response.url, kind: response.kind))
+                let served = RuleCatalog.wellKnownResponse.flatMap { $0.check(response, context: baseContext) }
+                findings += served.map { Finding($0, file: response.url) }
+                guard let body = response.servedBody else { continue }
+                switch response.kind {
+                case .assetLinks:
+                    let (document, diagnoses) = FileLinter.assetLinks(body, context: baseContext)
+                    findings += diagnoses.map { Finding($0, file: response.url) }
+                    if let document { assetLinks[response.host] = document }
+                default:
+                    let (document, diagnoses) = FileLinter.appSiteAssociation(body, context: baseContext)
+                    findings += diagnoses.map { Finding($0, file: response.url) }
+                    if let document { appSiteAssociations[response.host] = document }
                 }
             }
         }

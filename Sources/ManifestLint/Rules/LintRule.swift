@@ -67,6 +67,11 @@ public protocol AppSiteAssociationRule: LintRule {
     func check(_ document: AppSiteAssociationDocument, context: LintContext) -> [Diagnosis]
 }
 
+/// A rule about how a host served an association file (`lint --fetch`), before its content is read.
+public protocol WellKnownResponseRule: LintRule {
+    func check(_ response: WellKnownResponse, context: LintContext) -> [Diagnosis]
+}
+
 /// A rule about an Xcode `.entitlements` file.
 public protocol EntitlementsRule: LintRule {
     func check(_ entitlements: Entitlements, context: LintContext) -> [Diagnosis]

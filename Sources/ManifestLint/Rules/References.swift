@@ -35,6 +35,9 @@ extension RuleReference {
     static let androidAssetLinks = RuleReference(
         "Android: declare website associations (assetlinks.json)",
         url: "https://developer.android.com/training/app-links/configure-assetlinks")
+    static let androidAppLinksTroubleshoot = RuleReference(
+        "Android: troubleshoot App Links (served over HTTPS, no redirects)",
+        url: "https://developer.android.com/training/app-links/troubleshoot")
     static let appleAssociatedDomains = RuleReference(
         "Apple: supporting associated domains", url: "https://developer.apple.com/documentation/xcode/supporting-associated-domains")
     static let appleApplinksDetails = RuleReference(

@@ -48,6 +48,15 @@ public enum RuleCatalog {
         AppSiteAssociationRedirectExcluded(),
     ]
 
+    /// How `lint --fetch` found each association file served.
+    public static let wellKnownResponse: [any WellKnownResponseRule] = [
+        WellKnownFileUnreachable(),
+        WellKnownFileRedirected(),
+        WellKnownFileStatus(),
+        WellKnownFileContentType(),
+        WellKnownFileServed(),
+    ]
+
     public static let entitlements: [any EntitlementsRule] = [
         AppLinksDomainUnassociated(),
     ]
@@ -69,6 +78,7 @@ public enum RuleCatalog {
     /// Every rule, document checks first.
     public static var checked: [any LintRule] {
         document + android as [any LintRule] + infoPlist as [any LintRule] + urlSchemes as [any LintRule]
-            + assetLinks as [any LintRule] + appSiteAssociation as [any LintRule] + entitlements as [any LintRule]
+            + assetLinks as [any LintRule] + appSiteAssociation as [any LintRule] + wellKnownResponse as [any LintRule]
+            + entitlements as [any LintRule]
     }
 }

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import LintCommandLine
+
+/// `signin-bridge-lint`: `signin-bridge lint` without the server, so that a CI job starts it in a few milliseconds.
+@main
+struct SignInBridgeLint: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signin-bridge-lint",
+        abstract: LintArguments.abstract,
+        discussion: LintArguments.discussion.replacingOccurrences(of: "signin-bridge lint", with: "signin-bridge-lint"),
+        version: "0.1.0")
+
+    @OptionGroup var arguments: LintArguments
+
+    func run() async throws {
+        try await arguments.run(toolVersion: Self.configuration.version)
+    }
+
+    /// ArgumentParser exits 64 on usage errors; lint's documented status for them is 2, as `signin-bridge lint`'s.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if let lint = command as? Self { try await lint.run() } else { try command.run() }
+            Foundation.exit(0)
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            if exitCode(for: error) == .success { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(LintExit.usage)
+        }
+    }
+}
