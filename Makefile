@@ -31,6 +31,7 @@ test: test-deps
 		python3 scripts/test/crash_recovery.py --binary "$$0" --postgres' \
 		"$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/crash_recovery.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	python3 scripts/test/hostile.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
 	bash scripts/test/openapi.sh
 	@$(MAKE) --no-print-directory e2e

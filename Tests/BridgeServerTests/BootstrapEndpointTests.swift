@@ -146,6 +146,10 @@ struct BootstrapEndpointTests {
         nil, "", "https://contoso.com/wopi/files", "https://contoso.com/wopi/files-other/1",
         "https://contoso.com.evil.test/wopi/files/1", "http://contoso.com/wopi/files/1",
         "https://contoso.com:8443/wopi/files/1", "https://contoso.com/wopi/files/../admin", "not a url",
+        // Found by scripts/test/hostile.py: encoded dot segments, slashes and NUL were accepted.
+        "https://contoso.com/wopi/files/%2e%2e/admin", "https://contoso.com/wopi/files/%2E./x",
+        "https://contoso.com/wopi/files/a%2f..%2fb", "https://contoso.com/wopi/files/1%00.txt",
+        "https://contoso.com/wopi/files/%5c..%5cadmin",
     ])
     func newAccessTokenForAForeignWopiSrcIsNotFound(wopiSrc: String?) async throws {
         let bridge = try await TestBridge.make()

@@ -3,7 +3,9 @@ import Foundation
 /// The WOPI resources this host serves: a `X-WOPI-WopiSrc` is accepted when it starts with one of the configured
 /// prefixes, compared as URLs (scheme and host ignoring case, same port, path on whole segments), so that
 /// `https://wopi.example/files` does not accept `https://wopi.example/files-of-someone-else/1` or
-/// `https://wopi.example.attacker.test/…`, nor the prefix folder itself. Dot segments are refused outright.
+/// `https://wopi.example.attacker.test/…`, nor the prefix folder itself. Dot segments are refused outright, also
+/// percent-encoded (`%2e%2e`), since a WOPI server that decodes the path would resolve them (RFC 3986 §6.2.2.2
+/// normalises `%2E` to `.`), and so are encoded slashes, backslashes and control characters such as `%00`.
 struct WopiSourcePrefixes: Sendable {
     struct Prefix: Sendable {
         let scheme: String
@@ -22,13 +24,18 @@ struct WopiSourcePrefixes: Sendable {
     }
 
     func contains(_ wopiSrc: String) -> Bool {
-        guard let candidate = Self.parts(wopiSrc), !candidate.segments.contains(where: { $0 == "." || $0 == ".." })
-        else { return false }
+        guard let candidate = Self.parts(wopiSrc), candidate.segments.allSatisfy(Self.isPlainSegment) else { return false }
         return prefixes.contains { prefix in
             prefix.scheme == candidate.scheme && prefix.host == candidate.host && prefix.port == candidate.port
                 && candidate.segments.count > prefix.pathSegments.count
                 && zip(prefix.pathSegments, candidate.segments).allSatisfy { $0 == $1 }
         }
+    }
+
+    /// A segment that means itself once decoded: valid percent-encoding, not `.` or `..`, no `/`, `\\` or control.
+    private static func isPlainSegment(_ segment: Substring) -> Bool {
+        guard let decoded = String(segment).removingPercentEncoding, decoded != ".", decoded != ".." else { return false }
+        return !decoded.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
     }
 
     private static func parts(_ string: String) -> (scheme: String, host: String, port: Int?, segments: [Substring])? {
