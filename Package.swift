@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "signin-bridge", targets: ["SignInBridgeCLI"]),
         // `signin-bridge lint` alone, for CI jobs that only lint partner apps (no server libraries to load).
         .executable(name: "signin-bridge-lint", targets: ["SignInBridgeLint"]),
+        .executable(name: "signin-bridge-fuzz", targets: ["SignInBridgeFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -157,6 +158,13 @@ let package = Package(
             dependencies: ["SignInProtocol"],
             path: "samples/partner-app",
             exclude: ["README.md"]
+        ),
+        // Fuzz targets for every decoder of untrusted input (scripts/fuzz.sh builds it with libFuzzer and ASan);
+        // built normally it replays inputs: `signin-bridge-fuzz TARGET FILE…`.
+        .executableTarget(
+            name: "SignInBridgeFuzz",
+            dependencies: ["SignInProtocol", "ManifestLint"],
+            path: "Fuzz/SignInBridgeFuzz"
         ),
         // Not a test: To/Back URL codec speed against URLComponents, run by scripts/bench/protocol.sh (release).
         .executableTarget(

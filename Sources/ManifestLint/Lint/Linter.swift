@@ -60,6 +60,14 @@ public struct Linter: Sendable {
     /// The pseudo-path findings about a `--challenge` value are reported under.
     public static let challengeLabel = "WWW-Authenticate UrlSchemes"
 
+    /// Lints one file's bytes as a file of `kind`: parse, validate and every rule of that kind, without discovery,
+    /// UrlSchemes pairing or cross-checks (an editor integration's or a fuzzer's entry point).
+    public func lint(bytes: [UInt8], kind: FileKind) -> [Diagnosis] {
+        let context = LintContext(
+            targetSdkOverride: options.targetSdk, buildValues: options.buildValues, redirectURIs: options.redirectURIs)
+        return FileLinter.lint(bytes, kind: kind, context: context, limits: options.xmlLimits)
+    }
+
     /// Lints files and folders. Throws `LintUsageError` for a path that does not exist, a file that cannot be read
     /// or whose kind cannot be told, a `--challenge` that cannot be used, and when there is nothing to check.
     public func lint(paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) throws(LintUsageError) -> LintReport {

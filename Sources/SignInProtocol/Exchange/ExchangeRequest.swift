@@ -86,15 +86,10 @@ public struct ExchangeRequest: Sendable, Hashable, CustomStringConvertible {
             throw .invalidParameter("Authorization", reason: "must be 'Bearer <token>' (RFC 6750 §2.1)")
         }
         let token = trimmed[space...].drop(while: { $0 == " " })
-        let body = token.utf8.reversed().drop(while: { $0 == UInt8(ascii: "=") })
-        guard !body.isEmpty, body.allSatisfy(isB64TokenByte) else {
+        guard !token.isEmpty, BearerCredential.isB64Token(String(token)) else {
             throw .invalidParameter("Authorization", reason: "the bearer token must be a b64token (RFC 6750 §2.1)")
         }
         return String(token)
-    }
-
-    static func isB64TokenByte(_ byte: UInt8) -> Bool {
-        PercentEncoding.isUnreserved(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
     }
 
     // MARK: Encoding

@@ -1,4 +1,4 @@
-@testable import BridgeServer
+import SignInProtocol
 import Testing
 
 /// The `Authorization` header forms the bootstrapper takes (RFC 6750 §2.1, and Office's documented `Bearer:`).

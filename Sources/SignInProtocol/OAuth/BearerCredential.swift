@@ -1,14 +1,13 @@
-import SignInProtocol
-
 /// The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1). Office's docs also write
 /// `Bearer: <token>` (Microsoft's Office app-to-app docs), so a colon after the scheme is accepted too.
 ///
 /// Anything else (another scheme, no token, spaces or characters outside `b64token`) is no credential at all, and
 /// the bootstrapper answers it with the challenge, as it does a missing header.
-struct BearerCredential: Sendable, Hashable {
-    let token: String
+public struct BearerCredential: Sendable, Hashable {
+    public let token: String
 
-    init?(authorization value: String?, maxBytes: Int) {
+    /// nil for anything but one bearer token (also for a value over `maxBytes`, before any of it is read).
+    public init?(authorization value: String?, maxBytes: Int) {
         guard let value, value.utf8.count <= maxBytes else { return nil }
         // Bytes, not Characters: this runs on every bootstrap request, and a JWT is several hundred bytes long.
         let bytes = value.utf8
@@ -31,7 +30,7 @@ struct BearerCredential: Sendable, Hashable {
     }
 
     /// RFC 6750 §2.1: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
-    static func isB64Token(_ token: String) -> Bool {
+    public static func isB64Token(_ token: String) -> Bool {
         var seenPadding = false
         for byte in token.utf8 {
             switch byte {

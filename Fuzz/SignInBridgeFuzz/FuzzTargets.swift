@@ -1,0 +1,114 @@
+import Foundation
+import ManifestLint
+import SignInProtocol
+
+/// One fuzz target per decoder of untrusted input. Each takes the fuzzer's bytes, decodes them, and where the
+/// decoder has an encoder, checks that what it decoded survives encode → decode (a crash or a failed round trip is
+/// a finding). Errors thrown for bad input are the expected outcome and are ignored.
+enum FuzzTargets {
+    static let all: [String: @Sendable ([UInt8]) -> Void] = [
+        "challenge": challenge,
+        "url-schemes": urlSchemes,
+        "office-to-url": officeToURL,
+        "office-back-url": officeBackURL,
+        "android-intent": androidIntent,
+        "form": form,
+        "app-callback": appCallback,
+        "app-to-app": appToApp,
+        "authorize-request": authorizeRequest,
+        "token-request": tokenRequest,
+        "token-response": tokenResponse,
+        "bootstrap-response": bootstrapResponse,
+        "bearer-credential": bearerCredential,
+        "android-manifest": { lint($0, .androidManifest) },
+        "info-plist": { lint($0, .infoPlist) },
+        "url-schemes-json": { lint($0, .urlSchemes) },
+        "assetlinks": { lint($0, .assetLinks) },
+        "apple-app-site-association": { lint($0, .appSiteAssociation) },
+        "entitlements": { lint($0, .entitlements) },
+    ]
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fatalError("round trip: \(message())") }
+    }
+
+    static func challenge(_ bytes: [UInt8]) {
+        // Several header lines, as a client reading every WWW-Authenticate field gets them.
+        let lines = text(bytes).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        _ = try? AuthenticationChallenge.parse(headerValues: lines)
+        _ = try? BootstrapChallenge.parse(headerValues: lines)
+    }
+
+    static func urlSchemes(_ bytes: [UInt8]) {
+        _ = try? UrlSchemes(json: text(bytes))
+    }
+
+    static func officeToURL(_ bytes: [UInt8]) {
+        guard let url = try? OfficeToURL(url: text(bytes)) else { return }
+        let again = try? OfficeToURL(url: url.url)
+        check(again == url, "OfficeToURL \(url.url)")
+    }
+
+    static func officeBackURL(_ bytes: [UInt8]) {
+        guard let url = try? OfficeBackURL(url: text(bytes)) else { return }
+        let again = try? OfficeBackURL(url: url.url)
+        check(again == url, "OfficeBackURL \(url.url)")
+    }
+
+    static func androidIntent(_ bytes: [UInt8]) {
+        guard let form = try? FormParameters.decode(text(bytes)) else { return }
+        var extras = [String: String]()
+        for pair in form.pairs { extras[pair.name] = pair.value }
+        _ = try? AndroidSignInIntent.Request(extras: extras)
+    }
+
+    static func form(_ bytes: [UInt8]) {
+        guard let form = try? FormParameters.decode(text(bytes)) else { return }
+        let again = try? FormParameters.decode(form.encoded)
+        check(again == form, "FormParameters \(form.encoded)")
+    }
+
+    static func appCallback(_ bytes: [UInt8]) {
+        guard let callback = try? AppCallback.decode(url: text(bytes)) else { return }
+        _ = try? AppCallback.decode(url: callback.url)
+    }
+
+    static func appToApp(_ bytes: [UInt8]) {
+        _ = try? AppToAppAuthorization.decode(url: text(bytes))
+    }
+
+    static func authorizeRequest(_ bytes: [UInt8]) {
+        _ = try? AuthorizationRequest.decode(query: text(bytes))
+        _ = try? AuthorizationResponse.decode(query: text(bytes))
+    }
+
+    static func tokenRequest(_ bytes: [UInt8]) {
+        // The first line is the Authorization header, the rest the form body.
+        let input = text(bytes)
+        let newline = input.firstIndex(of: "\n")
+        let authorization = newline.map { String(input[..<$0]) }
+        let body = newline.map { String(input[input.index(after: $0)...]) } ?? input
+        _ = try? TokenRequest.decode(form: body, authorization: authorization)
+        if let authorization { _ = try? ClientAuthentication.decode(basicAuthorization: authorization) }
+    }
+
+    static func tokenResponse(_ bytes: [UInt8]) {
+        _ = try? TokenResponse.decode(json: text(bytes))
+        _ = try? OAuthError.decode(json: text(bytes))
+    }
+
+    static func bootstrapResponse(_ bytes: [UInt8]) {
+        _ = try? BootstrapResponse.decode(Data(bytes))
+    }
+
+    static func bearerCredential(_ bytes: [UInt8]) {
+        guard let credential = BearerCredential(authorization: text(bytes), maxBytes: 8192) else { return }
+        check(BearerCredential(authorization: "Bearer " + credential.token, maxBytes: 8192) == credential, credential.token)
+    }
+
+    static func lint(_ bytes: [UInt8], _ kind: FileKind) {
+        _ = Linter().lint(bytes: bytes, kind: kind)
+    }
+}
