@@ -163,9 +163,10 @@ let package = Package(
         // built normally it replays inputs: `signin-bridge-fuzz TARGET FILE…`.
         .executableTarget(
             name: "SignInBridgeFuzz",
-            dependencies: ["SignInProtocol", "ManifestLint"],
+            dependencies: ["SignInProtocol", "ManifestLint", "CFuzzerDriver"],
             path: "Fuzz/SignInBridgeFuzz"
         ),
+        .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
         // Not a test: To/Back URL codec speed against URLComponents, run by scripts/bench/protocol.sh (release).
         .executableTarget(
             name: "ProtocolBench",

@@ -18,7 +18,7 @@ swift build -c release --product signin-bridge-fuzz --scratch-path "$scratch" \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -D -Xswiftc FUZZING -Xswiftc -parse-as-library >&2
 bin=$scratch/release/signin-bridge-fuzz
 if [ "$target" = list ]; then
-  FUZZ_TARGET=list "$bin" -runs=1 2>&1 | sed -n 's/.*FUZZ_TARGET must be one of \(.*\), not.*/\1/p' | tr ',' '\n' | tr -d ' '
+  FUZZ_TARGET=list "$bin" -runs=1 2>/dev/null | grep -v '^INFO'
   exit 0
 fi
 if [ "$target" = all ]; then

@@ -1,7 +1,11 @@
 import Foundation
 
-// Built by scripts/fuzz.sh with -sanitize=fuzzer,address and -D FUZZING: libFuzzer owns main and calls this with
-// each input; FUZZ_TARGET names the decoder. Built normally (swift build), the same executable replays files:
+#if FUZZING
+import CFuzzerDriver
+#endif
+
+// Built by scripts/fuzz.sh with -sanitize=fuzzer,address and -D FUZZING: the entry point hands over to libFuzzer's
+// driver, which calls fuzzOneInput with each input; FUZZ_TARGET names the decoder. Built normally (swift build), the same executable replays files:
 // `signin-bridge-fuzz TARGET FILE…` runs each file through the target once, to reproduce a finding.
 
 nonisolated(unsafe) private var selected: (([UInt8]) -> Void)?
@@ -10,6 +14,10 @@ nonisolated(unsafe) private var selected: (([UInt8]) -> Void)?
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if selected == nil {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
+        if name == "list" {
+            print(FuzzTargets.all.keys.sorted().joined(separator: "\n"))
+            exit(0)
+        }
         guard let target = FuzzTargets.all[name] else {
             fatalError("FUZZ_TARGET must be one of \(FuzzTargets.all.keys.sorted().joined(separator: ", ")), not \"\(name)\"")
         }
@@ -20,7 +28,16 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-#if !FUZZING
+#if FUZZING
+@main
+struct RunFuzzer {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) })
+    }
+}
+#else
 @main
 struct ReplayFuzzInputs {
     static func main() {
