@@ -9,10 +9,14 @@ let package = Package(
         .library(name: "SignInProtocol", targets: ["SignInProtocol"]),
         // Checks partner apps' AndroidManifest.xml, Info.plist and url_schemes.json (libxml2 underneath).
         .library(name: "ManifestLint", targets: ["ManifestLint"]),
+        // Walks a live host through the bootstrapper and sign-in as Office, a partner app and an attacker would.
+        .library(name: "Conformance", targets: ["Conformance"]),
         .executable(name: "signin-bridge", targets: ["SignInBridgeCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The conformance suite's HTTP client (redirects off: the suite decides which one to follow).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // SHA-256 for PKCE; on Apple platforms this is CryptoKit underneath.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -115,9 +119,20 @@ let package = Package(
             exclude: ["Schemas/README.md"],
             resources: [.embedInCode("Schemas/android-manifest.rng"), .embedInCode("Schemas/plist.rng")]
         ),
+        .target(
+            name: "Conformance",
+            dependencies: [
+                "SignInProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "SignInBridgeCLI",
             dependencies: [
+                "Conformance",
                 "BridgeServer",
                 "BridgeStore",
                 "BridgeStorePostgres",
@@ -183,6 +198,10 @@ let package = Package(
             dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"],
             // Real apps' manifests and plists, read from disk by CorpusGoldenTests.
             exclude: ["Corpus"]
+        ),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["Conformance", "SignInProtocol"]
         ),
         // Runs the built `signin-bridge` as a subprocess; depending on the executable target makes SwiftPM build it.
         .testTarget(

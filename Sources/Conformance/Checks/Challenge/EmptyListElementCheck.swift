@@ -1,0 +1,25 @@
+import SignInProtocol
+
+/// RFC 9110 §5.6.1: "a sender MUST NOT generate empty list elements". Our parser accepts them as a recipient must;
+/// this check holds the host to the sender's rule.
+struct EmptyListElementCheck: ConformanceCheck {
+    static let id = "challenge.no-empty-elements"
+    static let group = CheckGroup.challenge
+    static let level = CheckLevel.must
+    static let source = SourceCitation.rfc(9110, "§5.6.1", "Lists")
+    static let summary = "WWW-Authenticate has no empty list element: no leading, doubled or trailing comma"
+
+    func run(in session: ConformanceSession) async -> CheckOutcome {
+        let values: [String]
+        switch await session.challengeHeaderValues() {
+        case .success(let found): values = found
+        case .failure(let failure): return .skip(failure.reason)
+        }
+        if case .failure(let failure) = await session.generalChallenges() { return .skip(failure.reason) }
+        let empty = BootstrapChallenge.senderIssues(headerValues: values).filter {
+            if case .emptyListElement = $0 { return true }
+            return false
+        }
+        return empty.isEmpty ? .pass("no empty list element") : .fail(empty.map(\.description).joined(separator: "; "))
+    }
+}

@@ -1,0 +1,24 @@
+import SignInProtocol
+
+/// The docs write every Office parameter as a quoted-string; clients written against them expect the quotes.
+struct QuotedValuesCheck: ConformanceCheck {
+    static let id = "challenge.quoted-values"
+    static let group = CheckGroup.challenge
+    static let level = CheckLevel.should
+    static let source = SourceCitation.appToApp("the WWW-Authenticate example")
+    static let summary = "authorization_uri, tokenIssuance_uri, providerId and UrlSchemes are sent as quoted-strings"
+
+    func run(in session: ConformanceSession) async -> CheckOutcome {
+        let values: [String]
+        switch await session.challengeHeaderValues() {
+        case .success(let found): values = found
+        case .failure(let failure): return .skip(failure.reason)
+        }
+        if case .failure(let failure) = await session.generalChallenges() { return .skip(failure.reason) }
+        let unquoted = BootstrapChallenge.senderIssues(headerValues: values).filter {
+            if case .unquotedValue = $0 { return true }
+            return false
+        }
+        return unquoted.isEmpty ? .pass("all quoted") : .fail(unquoted.map(\.description).joined(separator: "; "))
+    }
+}

@@ -1,0 +1,25 @@
+/// An attacker's authorize request for Office's client with a redirect URI of their own: the host must show an
+/// error page and never send the browser (with a code or an error) to that URI (RFC 6749 §4.1.2.1).
+enum RedirectProbe {
+    static func judge(_ attackerURI: String, in session: ConformanceSession) async -> CheckOutcome {
+        guard let office = session.options.office else { return .skip("needs --client-id") }
+        let endpoints: Endpoints
+        switch await session.endpoints() {
+        case .success(let found): endpoints = found
+        case .failure(let failure): return .skip(failure.reason)
+        }
+        let request = AuthorizeRequestBuilder.office(
+            authorizationURI: endpoints.authorization, clientID: office.id, redirectURI: attackerURI)
+        switch await SignInDriver(session: session, party: .attacker).signIn(
+            request, redirectURI: attackerURI, alsoStopAt: [office.redirectURI])
+        {
+        case .success(let outcome) where !URLParts.isRedirect(outcome.redirectedTo, to: attackerURI):
+            return .pass("redirected to the registered URI, not to \(attackerURI)")
+        case .success(let outcome):
+            let what = outcome.code != nil ? "with a code" : "with \(outcome.parameters["error"].map { "error=" + $0 } ?? "no code")"
+            return .fail("the browser was redirected to \(attackerURI) \(what)")
+        case .failure(let failure):
+            return .pass("not redirected to \(attackerURI) (\(failure.reason))")
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// A shared step (the challenge, the sign-in, the token redemption) could not be done. The check that owns the
+/// step reports it as FAIL; checks that only need its result report SKIP with this reason.
+public struct StepFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+extension Result where Failure == StepFailure {
+    /// The value, or nil; with `reason` holding why not.
+    var reason: String {
+        if case .failure(let failure) = self { return failure.reason }
+        return ""
+    }
+
+    var value: Success? { try? get() }
+}
