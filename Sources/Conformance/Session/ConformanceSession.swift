@@ -12,6 +12,8 @@ public actor ConformanceSession {
     private var signIn: Result<SignInOutcome, StepFailure>?
     private var tokens: Result<TokenExchange, StepFailure>?
     private var metadataResult: Result<[String: JSONValue], StepFailure>?
+    /// Experiments two checks read (code reuse, refresh rotation): done once, so `--manual` asks for fewer sign-ins.
+    private var experiments: [String: any Sendable] = [:]
 
     public init(options: ConformanceOptions, http: ConformanceHTTP) {
         self.options = options
@@ -147,6 +149,14 @@ public actor ConformanceSession {
         } catch {
             return .failure(StepFailure("the bootstrapper did not answer: \(error)"))
         }
+    }
+
+    /// The value `make` produced the first time `key` was asked for.
+    func remembered<T: Sendable>(_ key: String, _ make: @Sendable () async -> T) async -> T {
+        if let value = experiments[key] as? T { return value }
+        let value = await make()
+        experiments[key] = value
+        return value
     }
 
     // MARK: Metadata

@@ -8,11 +8,12 @@ struct SignInDriver {
     static let maxSteps = 12
 
     /// `alsoStopAt`: further URIs the driver must not load (the registered one, when probing with another).
+    /// `person`: false for an attacker's probe, which is never shown to the person of `--manual`.
     func signIn(
-        _ request: AuthorizeRequest, redirectURI: String, alsoStopAt: [String] = []
+        _ request: AuthorizeRequest, redirectURI: String, alsoStopAt: [String] = [], person: Bool = true
     ) async -> Result<SignInOutcome, StepFailure> {
         let options = session.options
-        if let manual = options.manualSignIn {
+        if person, let manual = options.manualSignIn {
             guard let final = await manual(request.url), !final.isEmpty else {
                 return .failure(StepFailure("no redirected URL was entered"))
             }
@@ -21,7 +22,8 @@ struct SignInDriver {
             }
             return .success(SignInOutcome(redirectedTo: final, sentState: request.state))
         }
-        guard let user = options.user else { return .failure(StepFailure("needs --username and --password (or --manual)")) }
+        let user = options.user
+        guard user != nil || !person else { return .failure(StepFailure("needs --username and --password (or --manual)")) }
         await session.http.clearCookies(of: party)
         var url = request.url
         var next = ConformanceHTTP.Request(url: url)
@@ -51,6 +53,9 @@ struct SignInDriver {
             let forms = HTMLForm.forms(in: response.text)
             let form: HTMLForm
             if let passwordForm = forms.first(where: \.hasPassword) {
+                guard user != nil else {
+                    return .failure(StepFailure("stopped at the sign-in form (no --username)", stoppedAtSignIn: true))
+                }
                 if submittedPassword {
                     return .failure(StepFailure("sign-in: the password form came back (wrong user or password?)"))
                 }
@@ -61,7 +66,7 @@ struct SignInDriver {
             } else {
                 return .failure(StepFailure("sign-in: \(SecretMask.maskURL(url)) has no form to submit"))
             }
-            let fields = form.fields(username: user.username, password: user.password)
+            let fields = form.fields(username: user?.username, password: user?.password)
             let action = URLParts.resolve(form.action ?? url, against: url)
             if form.method == "POST" {
                 next = .form(action, fields)

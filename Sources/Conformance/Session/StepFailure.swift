@@ -2,7 +2,12 @@
 /// step reports it as FAIL; checks that only need its result report SKIP with this reason.
 public struct StepFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+    /// The sign-in stopped at a password form it had no credentials for (a probe in `--manual` mode).
+    public var stoppedAtSignIn: Bool
+    public init(_ reason: String, stoppedAtSignIn: Bool = false) {
+        self.reason = reason
+        self.stoppedAtSignIn = stoppedAtSignIn
+    }
     public var description: String { reason }
 }
 

@@ -5,9 +5,11 @@ Also checks the exit statuses (0 all MUST pass, 1 a MUST failed, 2 usage or unre
 Usage: fixture_test.py --binary PATH/signin-bridge      Prints "conform-fixture: N passed, M failed".
 """
 import argparse
+import http.client
 import json
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "flows"))
@@ -87,6 +89,41 @@ def conform(binary, fixture, *extra, groups=()):
     return run.returncode, run.stdout, run.stderr
 
 
+def sign_in_as_a_person(authorize_url):
+    """What a person does in a browser with the fixture's pages; returns the URL the browser ends on."""
+    url = urllib.parse.urlsplit(authorize_url)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+
+    def call(method, path, form=None):
+        body = urllib.parse.urlencode(form) if form else None
+        headers = {"Content-Type": "application/x-www-form-urlencoded"} if form else {}
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.getheader("Location"), response.read().decode()
+
+    _, location, _ = call("GET", url.path + "?" + url.query)
+    request_id = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)["request"][0]
+    _, _, page = call("POST", "/signin", {"request": request_id, "username": "demo@example.com",
+                                          "password": "demo-password"})
+    assert 'value="allow"' in page, page
+    _, location, _ = call("POST", "/consent", {"request": request_id, "decision": "allow"})
+    connection.close()
+    return location
+
+
+def manual_run(binary, fixture):
+    args = [binary, "conform", fixture.url, "--insecure-http-loopback", "--manual", "--client-id", "office",
+            "--client-secret", "office-demo-secret", "--only", "authorize", "token", "--format", "json"]
+    process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in process.stderr:
+        if line.strip().startswith("http://"):
+            process.stdin.write(sign_in_as_a_person(line.strip()) + "\n")
+            process.stdin.flush()
+            break
+    out, _ = process.communicate(timeout=60)
+    return process.returncode, out
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -132,6 +169,16 @@ def main():
                 expect(f"{check_id} with --break {switch} exits 1", status == 1, f"exit {status}")
         finally:
             fixture.stop()
+
+    # --manual: a "person" (this script) opens the printed authorize URL, signs in, pastes the final URL.
+    fixture = Fixture([])
+    try:
+        status, out = manual_run(binary, fixture)
+        results = {r["check"]["id"]: r["status"] for r in json.loads(out)["results"]} if out else {}
+        expect("--manual signs in through the pasted URL", status == 0 and results.get("authorize.tk-sc") == "PASS"
+               and results.get("token.response-shape") == "PASS", f"exit {status}: {results}")
+    finally:
+        fixture.stop()
 
     # Nothing listening: exit 2.
     port = free_port()

@@ -4,6 +4,10 @@ struct CodeReuse: Sendable {
     var second: TokenExchange
 
     static func run(in session: ConformanceSession) async -> Result<CodeReuse, StepFailure> {
+        await session.remembered("code-reuse") { await experiment(in: session) }
+    }
+
+    private static func experiment(in session: ConformanceSession) async -> Result<CodeReuse, StepFailure> {
         let signIn: SignInOutcome
         let first: TokenExchange
         switch await session.freshOfficeTokens() {

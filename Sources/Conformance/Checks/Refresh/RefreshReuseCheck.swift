@@ -8,20 +8,16 @@ struct RefreshReuseCheck: ConformanceCheck {
     static let summary = "A rotated refresh token used again is refused (invalid_grant) and the newer refresh token is revoked with it"
 
     func run(in session: ConformanceSession) async -> CheckOutcome {
-        let first: TokenExchange
-        switch await session.freshOfficeTokens() {
-        case .success(let found): first = found.1
+        let experiment: RefreshExperiment
+        switch await RefreshExperiment.run(in: session) {
+        case .success(let found): experiment = found
         case .failure(let failure): return .skip(failure.reason)
         }
-        guard let old = first.refreshToken else { return .skip("no refresh_token was issued") }
-        guard let rotated = await session.refresh(old).value, rotated.response.status == 200, let new = rotated.refreshToken,
-            new != old
-        else { return .skip("the host does not rotate refresh tokens (see refresh.rotation)") }
-        guard let replay = await session.refresh(old, as: .attacker).value else { return .fail("the replay got no answer") }
+        guard let replay = experiment.replay else { return .skip("the host does not rotate refresh tokens (see refresh.rotation)") }
         guard replay.response.status == 400, replay.error == "invalid_grant" else {
             return .fail("the old refresh token was accepted again: \(replay.summary)")
         }
-        guard let after = await session.refresh(new).value else { return .fail("the newer refresh token got no answer") }
+        guard let after = experiment.newAfterReplay else { return .fail("the newer refresh token got no answer") }
         return after.response.status == 200
             ? .fail("the newer refresh token still works after the replay: the family was not revoked")
             : .pass("replay refused and the family revoked (\(after.summary))")
