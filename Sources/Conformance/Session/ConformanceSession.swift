@@ -77,7 +77,13 @@ public actor ConformanceSession {
 
     /// Where Office redeems codes: `tk` from the redirect, else the challenge's `tokenIssuance_uri`.
     public func officeTokenEndpoint(signIn: SignInOutcome? = nil) async -> String? {
-        if let tk = signIn?.parameters["tk"], !tk.isEmpty { return tk }
+        if let tk = signIn?.parameters["tk"], !tk.isEmpty {
+            // Office's client secret goes wherever tk points, so only to an endpoint that may carry it (RFC 6749 §3.2).
+            guard EndpointURIRule.problem(with: tk) == nil, options.allowLoopbackHTTP || !URLParts.isLoopbackHTTP(tk) else {
+                return nil
+            }
+            return tk
+        }
         return await endpoints().value?.token
     }
 
@@ -87,7 +93,7 @@ public actor ConformanceSession {
     ) async -> Result<TokenExchange, StepFailure> {
         guard let office = options.office else { return .failure(StepFailure("needs --client-id")) }
         guard let endpoint = await officeTokenEndpoint(signIn: signIn) else {
-            return .failure(StepFailure("no token endpoint (see challenge.endpoints)"))
+            return .failure(StepFailure("no token endpoint the client secret may be sent to (see challenge.endpoints, authorize.tk-sc)"))
         }
         var headers = [(name: String, value: String)]()
         if let sc = signIn?.parameters["sc"] { headers.append((name: "X-WOPI-SessionContext", value: sc)) }
