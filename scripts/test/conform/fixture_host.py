@@ -22,6 +22,8 @@ SWITCHES = {
     "relative-token-uri": "tokenIssuance_uri is a relative reference",
     "bad-provider-id": "providerId has '-' and '!'",
     "android-incomplete-triple": "UrlSchemes has an Android triple without its activity",
+    "android-plain-scheme": "UrlSchemes lists a plain Android scheme (the app-to-app page's example form)",
+    "provider-id-underscore": "providerId has '_' (the docs' examples do, their rule does not allow it)",
     "comma-in-uri": "authorization_uri carries a ',' that the naive split cuts",
     "trailing-comma": "the challenge ends in ','",
     "duplicate-parameter": "providerId twice",
@@ -140,8 +142,12 @@ class Handler(BaseHTTPRequestHandler):
         authorize = self.origin + "/authorize" + ("?x=1,2" if self.broken("comma-in-uri") else "")
         token = "/token" if self.broken("relative-token-uri") else self.origin + "/token"
         provider = "tp-contoso!" if self.broken("bad-provider-id") else "TPCONTOSO"
+        if self.broken("provider-id-underscore"):
+            provider = "TP_CONTOSO"
         android = ["1200", "com.contoso"] if self.broken("android-incomplete-triple") else [
             "1200", "com.contoso", "com.contoso.AuthActivity"]
+        if self.broken("android-plain-scheme"):
+            android = ["contoso"]
         schemes = {"iOS": ["contoso"], "Android": android}
         encoded = urllib.parse.quote(json.dumps(schemes, separators=(",", ":")), safe="")
         provider_part = f"providerId={provider}" if self.broken("unquoted-provider-id") else f'providerId="{provider}"'

@@ -55,7 +55,11 @@ BREAKS = {
     "metadata.consistent": ("metadata-mismatch", "WARN"),
 }
 # Softer variants: the check still names the problem, as a warning.
-EXTRA = [("token.response-shape", "expires-in-string", "WARN")]
+EXTRA = [
+    ("token.response-shape", "expires-in-string", "WARN"),
+    ("challenge.url-schemes", "android-plain-scheme", "WARN"),
+    ("challenge.provider-id", "provider-id-underscore", "WARN"),
+]
 
 
 class Fixture:
