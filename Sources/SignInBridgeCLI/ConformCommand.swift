@@ -10,8 +10,10 @@ struct ConformCommand: AsyncParsableCommand {
         abstract: "Run the conformance suite against a WOPI host's bootstrapper and OAuth server.",
         discussion: """
             One line per check (PASS|FAIL|WARN|SKIP id: detail), then "N passed, N failed, …". Checks whose \
-            inputs are missing (no client, no user) are skipped, never passed. Groups: \
-            \(CheckGroup.allCases.map(\.rawValue).joined(separator: ", ")).
+            inputs are missing (no client, no user) are skipped, never passed. docs/conformance.md lists every check \
+            with its source.
+            Groups (--only):
+            \(CheckGroup.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
             Exit status: 0 every MUST passed, 1 a MUST failed, 2 usage or the host did not answer.
 
             Example (make run in another terminal):
