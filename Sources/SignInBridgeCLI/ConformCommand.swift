@@ -54,7 +54,7 @@ struct ConformCommand: AsyncParsableCommand {
     var only: [String] = []
     @Option(help: "text, json or junit.")
     var format: Format = .text
-    @Option(help: "Write the results here instead of stdout.")
+    @Option(help: "Write the results here instead of stdout (the counts line still goes to stdout).")
     var output: String?
     @Option(help: "Also write a self-contained HTML report (results and a sequence diagram, secrets masked).")
     var report: String?
@@ -111,7 +111,7 @@ struct ConformCommand: AsyncParsableCommand {
         }
         if let output {
             try Data(rendered.utf8).write(to: URL(fileURLWithPath: output))
-            if format != .text { FileHandle.standardOutput.write(Data((report.summaryLine + "\n").utf8)) }
+            FileHandle.standardOutput.write(Data((report.summaryLine + "\n").utf8))
         } else {
             FileHandle.standardOutput.write(Data(rendered.utf8))
         }
