@@ -12,7 +12,14 @@ public protocol ConformanceCheck: Sendable {
     init()
 
     /// Runs against the session's host; shared steps (the challenge, the sign-in, the tokens) are done once.
-    func run(in session: ConformanceSession) async -> CheckOutcome
+    /// Throws when an input the check needs is missing; the runner reports that as SKIP.
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome
+}
+
+/// A check could not run because an input is missing (an option, or a step another check reports on).
+public struct CheckSkipped: Error, Sendable, Hashable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
 }
 
 extension ConformanceCheck {

@@ -47,7 +47,12 @@ public struct ConformanceRunner: Sendable {
             progress(check.id, index, checks.count)
             await http.begin(check: check.id)
             let clock = ContinuousClock.now
-            let outcome = await check.init().run(in: session)
+            let outcome: CheckOutcome
+            do {
+                outcome = try await check.init().run(in: session)
+            } catch {
+                outcome = .skip(error.reason)
+            }
             let elapsed = ContinuousClock.now - clock
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             results.append(CheckResult(check: check.descriptor, outcome: outcome, durationSeconds: seconds))

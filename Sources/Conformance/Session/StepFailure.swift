@@ -19,4 +19,12 @@ extension Result where Failure == StepFailure {
     }
 
     var value: Success? { try? get() }
+
+    /// The step's value for a check; when the step could not be done, the check is skipped with its reason.
+    func orSkip() throws(CheckSkipped) -> Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let failure): throw CheckSkipped(failure.reason)
+        }
+    }
 }

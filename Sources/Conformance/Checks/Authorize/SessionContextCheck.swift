@@ -9,13 +9,9 @@ struct SessionContextCheck: ConformanceCheck {
     static let source = SourceCitation.sessionContext("tk and sc in the final redirect")
     static let summary = "tk, when the redirect has it, is an absolute https URI; sc is echoed back as X-WOPI-SessionContext at the token endpoint"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.office != nil else { return .skip("needs --client-id and --redirect-uri") }
-        let outcome: SignInOutcome
-        switch await session.officeSignIn() {
-        case .failure(let failure): return .skip(failure.reason)
-        case .success(let found): outcome = found
-        }
+        let outcome = try await session.officeSignIn().orSkip()
         var notes = [String]()
         if let tk = outcome.parameters["tk"] {
             if let problem = EndpointURIRule.problem(with: tk) { return .fail("tk: \(problem)") }

@@ -7,7 +7,7 @@ struct SignInCheck: ConformanceCheck {
     static let source = SourceCitation.appToApp("the authorize request: rs, build, platform")
     static let summary = "Office's authorize request (with rs, build, platform) leads through sign-in and consent to the redirect URI with a code"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.office != nil else { return .skip("needs --client-id, --client-secret and --redirect-uri") }
         switch await session.officeSignIn() {
         case .failure(let failure): return .fail(failure.reason)

@@ -6,13 +6,10 @@ struct StateEchoCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(6749, "§4.1.2", "Authorization Response")
     static let summary = "The redirect carries state exactly as Office sent it"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.office != nil else { return .skip("needs --client-id and --redirect-uri") }
-        switch await session.officeSignIn() {
-        case .failure(let failure): return .skip(failure.reason)
-        case .success(let outcome):
-            guard let state = outcome.parameters["state"] else { return .fail("the redirect has no state") }
-            return state == outcome.sentState ? .pass("state echoed") : .fail("state came back as \"\(state)\", sent \"\(outcome.sentState)\"")
-        }
+        let outcome = try await session.officeSignIn().orSkip()
+        guard let state = outcome.parameters["state"] else { return .fail("the redirect has no state") }
+        return state == outcome.sentState ? .pass("state echoed") : .fail("state came back as \"\(state)\", sent \"\(outcome.sentState)\"")
     }
 }

@@ -6,12 +6,8 @@ struct AuthenticatedBootstrapCheck: ConformanceCheck {
     static let source = SourceCitation.bootstrapper("the response")
     static let summary = "GET with Office's token answers 200 application/json with Bootstrap (EcosystemUrl, UserId, SignInName)"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let authorization: String
-        switch await session.officeAuthorization() {
-        case .success(let found): authorization = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let authorization = try await session.officeAuthorization().orSkip()
         switch BootstrapAnswer.decode(await session.bootstrap(authorization: authorization)) {
         case .failure(let failure): return .fail(failure.reason)
         case .success(let answer): return .pass("Bootstrap for \(answer.bootstrap.signInName)")

@@ -8,12 +8,8 @@ struct ForeignWopiSrcCheck: ConformanceCheck {
 
     static let foreignWopiSrc = "https://wopi.invalid/wopi/files/conform-not-yours"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let authorization: String
-        switch await session.officeAuthorization() {
-        case .success(let found): authorization = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let authorization = try await session.officeAuthorization().orSkip()
         let result = await session.bootstrap(
             authorization: authorization, operation: "GET_NEW_ACCESS_TOKEN", wopiSrc: Self.foreignWopiSrc, as: .attacker)
         switch result {

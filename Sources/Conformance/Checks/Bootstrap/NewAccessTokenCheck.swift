@@ -6,13 +6,9 @@ struct NewAccessTokenCheck: ConformanceCheck {
     static let source = SourceCitation.bootstrapper("GET_NEW_ACCESS_TOKEN")
     static let summary = "POST with X-WOPI-EcosystemOperation GET_NEW_ACCESS_TOKEN and a served X-WOPI-WopiSrc adds AccessTokenInfo"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard let wopiSrc = session.options.wopiSrc else { return .skip("needs --wopi-src") }
-        let authorization: String
-        switch await session.officeAuthorization() {
-        case .success(let found): authorization = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+        let authorization = try await session.officeAuthorization().orSkip()
         let result = await session.bootstrap(authorization: authorization, operation: "GET_NEW_ACCESS_TOKEN", wopiSrc: wopiSrc)
         switch BootstrapAnswer.decode(result) {
         case .failure(let failure): return .fail(failure.reason)

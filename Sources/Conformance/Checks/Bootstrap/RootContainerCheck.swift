@@ -7,12 +7,8 @@ struct RootContainerCheck: ConformanceCheck {
     static let source = SourceCitation.bootstrapper("GET_ROOT_CONTAINER")
     static let summary = "POST with X-WOPI-EcosystemOperation GET_ROOT_CONTAINER adds RootContainerInfo"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let authorization: String
-        switch await session.officeAuthorization() {
-        case .success(let found): authorization = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let authorization = try await session.officeAuthorization().orSkip()
         switch BootstrapAnswer.decode(await session.bootstrap(authorization: authorization, operation: "GET_ROOT_CONTAINER")) {
         case .failure(let failure): return .fail(failure.reason)
         case .success(let answer):

@@ -6,7 +6,7 @@ struct ChallengeStatusCheck: ConformanceCheck {
     static let source = SourceCitation.bootstrapper("the bootstrapper without an access token")
     static let summary = "GET on the bootstrap URL without a token answers 401 with a WWW-Authenticate header"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         switch await session.challengeHeaderValues() {
         case .success(let values): .pass("401 with \(values.count) WWW-Authenticate line(s)")
         case .failure(let failure): .fail(failure.reason)

@@ -8,12 +8,8 @@ struct DuplicateParameterCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(9110, "§11.2", "Authentication Parameters")
     static let summary = "No parameter name occurs twice in one challenge (names compared ignoring case)"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let values: [String]
-        switch await session.challengeHeaderValues() {
-        case .success(let found): values = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let values = try await session.challengeHeaderValues().orSkip()
         do {
             _ = try AuthenticationChallenge.parse(headerValues: values)
             return .pass("every parameter occurs once")

@@ -9,13 +9,9 @@ struct EmptyListElementCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(9110, "§5.6.1", "Lists")
     static let summary = "WWW-Authenticate has no empty list element: no leading, doubled or trailing comma"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let values: [String]
-        switch await session.challengeHeaderValues() {
-        case .success(let found): values = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
-        if case .failure(let failure) = await session.generalChallenges() { return .skip(failure.reason) }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let values = try await session.challengeHeaderValues().orSkip()
+        _ = try await session.generalChallenges().orSkip()
         let empty = BootstrapChallenge.senderIssues(headerValues: values).filter {
             if case .emptyListElement = $0 { return true }
             return false

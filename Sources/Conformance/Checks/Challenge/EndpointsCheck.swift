@@ -9,12 +9,8 @@ struct EndpointsCheck: ConformanceCheck {
     static let source = SourceCitation.appToApp("authorization_uri and tokenIssuance_uri")
     static let summary = "authorization_uri and tokenIssuance_uri are present, absolute https URIs (http only on loopback with --insecure-http-loopback)"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let bearer: AuthenticationChallenge
-        switch await session.bearerChallenge() {
-        case .success(let found): bearer = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let bearer = try await session.bearerChallenge().orSkip()
         var problems = [String]()
         for name in [BootstrapChallenge.ParameterName.authorizationURI, BootstrapChallenge.ParameterName.tokenIssuanceURI] {
             guard let value = bearer[parameter: name] else {

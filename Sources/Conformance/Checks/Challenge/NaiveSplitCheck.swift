@@ -10,17 +10,9 @@ struct NaiveSplitCheck: ConformanceCheck {
     static let source = SourceCitation.appToApp("the WWW-Authenticate example: comma-separated, quoted values")
     static let summary = "The Bearer line read by stripping 'Bearer' and splitting on ',' and '=' gives the same values as a full parse"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let values: [String]
-        switch await session.challengeHeaderValues() {
-        case .success(let found): values = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
-        let bearer: AuthenticationChallenge
-        switch await session.bearerChallenge() {
-        case .success(let found): bearer = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let values = try await session.challengeHeaderValues().orSkip()
+        let bearer = try await session.bearerChallenge().orSkip()
         guard let line = values.first(where: { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("bearer") }) else {
             return .fail("no WWW-Authenticate line starts with Bearer, so the naive reader finds none")
         }

@@ -8,12 +8,8 @@ struct ProviderIdCheck: ConformanceCheck {
     static let source = SourceCitation.appToApp("providerId")
     static let summary = "providerId is present and made of letters and digits ('_' is a warning: the docs' own examples use it)"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let bearer: AuthenticationChallenge
-        switch await session.bearerChallenge() {
-        case .success(let found): bearer = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let bearer = try await session.bearerChallenge().orSkip()
         guard let id = bearer[parameter: BootstrapChallenge.ParameterName.providerId] else {
             return .fail("providerId is missing: Office cannot match the host to its registration")
         }

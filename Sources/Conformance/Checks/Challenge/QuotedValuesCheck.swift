@@ -8,13 +8,9 @@ struct QuotedValuesCheck: ConformanceCheck {
     static let source = SourceCitation.appToApp("the WWW-Authenticate example")
     static let summary = "authorization_uri, tokenIssuance_uri, providerId and UrlSchemes are sent as quoted-strings"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let values: [String]
-        switch await session.challengeHeaderValues() {
-        case .success(let found): values = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
-        if case .failure(let failure) = await session.generalChallenges() { return .skip(failure.reason) }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let values = try await session.challengeHeaderValues().orSkip()
+        _ = try await session.generalChallenges().orSkip()
         let unquoted = BootstrapChallenge.senderIssues(headerValues: values).filter {
             if case .unquotedValue = $0 { return true }
             return false

@@ -7,7 +7,7 @@ struct SingleBearerCheck: ConformanceCheck {
     static let source = SourceCitation.appToApp("Service-side changes: the WWW-Authenticate header")
     static let summary = "The 401 carries exactly one Bearer challenge, with parameters (not a token68)"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let challenges: [AuthenticationChallenge]
         switch await session.generalChallenges() {
         case .success(let found): challenges = found

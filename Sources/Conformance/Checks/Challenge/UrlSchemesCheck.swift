@@ -9,12 +9,8 @@ struct UrlSchemesCheck: ConformanceCheck {
     static let source = SourceCitation.appToApp("UrlSchemes")
     static let summary = "UrlSchemes, when present, is percent-encoded JSON with known platforms (iOS, Android, UWP) and complete Android triples (a plain Android scheme warns)"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let bearer: AuthenticationChallenge
-        switch await session.bearerChallenge() {
-        case .success(let found): bearer = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let bearer = try await session.bearerChallenge().orSkip()
         guard let value = bearer[parameter: BootstrapChallenge.ParameterName.urlSchemes] else {
             return .pass("no UrlSchemes: Office signs in in its own web view")
         }

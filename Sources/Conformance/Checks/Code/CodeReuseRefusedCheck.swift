@@ -7,12 +7,9 @@ struct CodeReuseRefusedCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(6749, "§4.1.2", "Authorization Response")
     static let summary = "A code redeemed a second time is refused with 400 invalid_grant"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        switch await CodeReuse.run(in: session) {
-        case .failure(let failure): return .skip(failure.reason)
-        case .success(let reuse):
-            if reuse.second.response.status == 400, reuse.second.error == "invalid_grant" { return .pass("400 invalid_grant") }
-            return .fail("the second redemption answered \(reuse.second.summary)")
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let reuse = try await CodeReuse.run(in: session).orSkip()
+        if reuse.second.response.status == 400, reuse.second.error == "invalid_grant" { return .pass("400 invalid_grant") }
+        return .fail("the second redemption answered \(reuse.second.summary)")
     }
 }

@@ -7,12 +7,8 @@ struct CodeReuseRevokesCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(6749, "§4.1.2", "Authorization Response")
     static let summary = "After a code is reused, the access token of its first redemption is refused by the bootstrapper"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let reuse: CodeReuse
-        switch await CodeReuse.run(in: session) {
-        case .failure(let failure): return .skip(failure.reason)
-        case .success(let found): reuse = found
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let reuse = try await CodeReuse.run(in: session).orSkip()
         guard reuse.second.response.status != 200 else { return .skip("the reuse was not refused (see code.reuse-refused)") }
         guard let token = reuse.first.accessToken else { return .skip("the first redemption gave no access token") }
         switch await session.bootstrap(authorization: "Bearer " + token) {

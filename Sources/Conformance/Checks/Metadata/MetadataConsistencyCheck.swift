@@ -9,12 +9,8 @@ struct MetadataConsistencyCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(8414, "§3.3", "Authorization Server Metadata Validation")
     static let summary = "/.well-known/oauth-authorization-server, when published, names the challenge's authorization and token endpoints"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let endpoints: Endpoints
-        switch await session.endpoints() {
-        case .success(let found): endpoints = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let endpoints = try await session.endpoints().orSkip()
         let metadata: [String: JSONValue]
         switch await session.metadata() {
         case .success(let found): metadata = found

@@ -6,13 +6,9 @@ struct PKCEDowngradeCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(9700, "§4.8.2", "PKCE Downgrade Attack")
     static let summary = "The public client's code issued with code_challenge and redeemed without code_verifier is refused"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
-        let code: PartnerApp.Code
-        switch await PartnerApp.code(in: session) {
-        case .success(let found): code = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+        let code = try await PartnerApp.code(in: session).orSkip()
         switch await PartnerApp.redeem(code.code, verifier: nil, in: session, as: .attacker) {
         case .failure(let failure): return .fail(failure.reason)
         case .success(let exchange):

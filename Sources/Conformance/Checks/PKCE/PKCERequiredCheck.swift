@@ -6,9 +6,9 @@ struct PKCERequiredCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(9700, "§2.1.1", "Authorization Code Grant")
     static let summary = "The public client's authorize request without code_challenge gets no code"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
-        if case .failure(let failure) = await session.endpoints() { return .skip(failure.reason) }
+        _ = try await session.endpoints().orSkip()
         switch await PartnerApp.signIn(in: session, withPKCE: false) {
         case .failure(let failure): return .pass("no code without PKCE (\(failure.reason))")
         case .success(let (outcome, _)):

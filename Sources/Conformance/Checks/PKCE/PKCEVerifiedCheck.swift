@@ -6,7 +6,7 @@ struct PKCEVerifiedCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(7636, "§4.6", "Server Verifies code_verifier")
     static let summary = "The public client's code with S256 is redeemed with the right code_verifier"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
         let code: PartnerApp.Code
         switch await PartnerApp.code(in: session) {

@@ -8,13 +8,9 @@ struct PKCEWrongVerifierCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(7636, "§4.6", "Server Verifies code_verifier")
     static let summary = "The public client's code redeemed with another code_verifier is refused (400 invalid_grant)"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
-        let code: PartnerApp.Code
-        switch await PartnerApp.code(in: session) {
-        case .success(let found): code = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+        let code = try await PartnerApp.code(in: session).orSkip()
         switch await PartnerApp.redeem(code.code, verifier: PKCE.Verifier.random().value, in: session, as: .attacker) {
         case .failure(let failure): return .fail(failure.reason)
         case .success(let exchange):

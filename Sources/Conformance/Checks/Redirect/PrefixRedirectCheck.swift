@@ -7,11 +7,11 @@ struct PrefixRedirectCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(9700, "§4.1.3", "Countermeasures: exact redirect URI matching")
     static let summary = "The registered redirect URI extended by a host suffix or a path is refused (exact matching)"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard let office = session.options.office else { return .skip("needs --redirect-uri") }
         let base = URLParts.base(office.redirectURI)
         for probe in [base + ".attacker.invalid", base + "/conform-extra"] {
-            let outcome = await RedirectProbe.judge(probe, in: session)
+            let outcome = try await RedirectProbe.judge(probe, in: session)
             if case .fail = outcome { return outcome }
             if case .skip = outcome { return outcome }
         }

@@ -1,13 +1,9 @@
 /// An attacker's authorize request for Office's client with a redirect URI of their own: the host must show an
 /// error page and never send the browser (with a code or an error) to that URI (RFC 6749 §4.1.2.1).
 enum RedirectProbe {
-    static func judge(_ attackerURI: String, in session: ConformanceSession) async -> CheckOutcome {
+    static func judge(_ attackerURI: String, in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard let office = session.options.office else { return .skip("needs --client-id") }
-        let endpoints: Endpoints
-        switch await session.endpoints() {
-        case .success(let found): endpoints = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+        let endpoints = try await session.endpoints().orSkip()
         let request = AuthorizeRequestBuilder.office(
             authorizationURI: endpoints.authorization, clientID: office.id, redirectURI: attackerURI)
         switch await SignInDriver(session: session, party: .attacker).signIn(

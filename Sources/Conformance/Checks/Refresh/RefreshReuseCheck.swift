@@ -7,12 +7,8 @@ struct RefreshReuseCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(9700, "§4.14.2", "Refresh Token Protection: Recommendations")
     static let summary = "A rotated refresh token used again is refused (invalid_grant) and the newer refresh token is revoked with it"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let experiment: RefreshExperiment
-        switch await RefreshExperiment.run(in: session) {
-        case .success(let found): experiment = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let experiment = try await RefreshExperiment.run(in: session).orSkip()
         guard let replay = experiment.replay else { return .skip("the host does not rotate refresh tokens (see refresh.rotation)") }
         guard replay.response.status == 400, replay.error == "invalid_grant" else {
             return .fail("the old refresh token was accepted again: \(replay.summary)")

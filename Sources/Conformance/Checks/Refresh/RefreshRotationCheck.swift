@@ -7,12 +7,8 @@ struct RefreshRotationCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(9700, "§4.14.2", "Refresh Token Protection: Recommendations")
     static let summary = "A refresh answers a new access token and a new refresh token"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let experiment: RefreshExperiment
-        switch await RefreshExperiment.run(in: session) {
-        case .success(let found): experiment = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let experiment = try await RefreshExperiment.run(in: session).orSkip()
         let second = experiment.rotated
         guard second.response.status == 200, second.accessToken != nil else { return .fail("the refresh answered \(second.summary)") }
         guard let rotated = second.refreshToken else { return .fail("no new refresh_token: the old one stays valid") }

@@ -9,12 +9,8 @@ struct NoStoreCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(6749, "§5.1", "Successful Response")
     static let summary = "The token response has Cache-Control: no-store"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let exchange: TokenExchange
-        switch await session.officeTokens() {
-        case .success(let found): exchange = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let exchange = try await session.officeTokens().orSkip()
         guard exchange.response.status == 200 else { return .skip("the code redemption answered \(exchange.summary)") }
         let directives = exchange.response.values("Cache-Control").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }

@@ -10,12 +10,8 @@ struct TokenResponseShapeCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(6749, "§5.1", "Successful Response")
     static let summary = "The code redemption answers 200 with a JSON object: access_token, token_type Bearer, expires_in a number (a string warns), refresh_token"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let exchange: TokenExchange
-        switch await session.officeTokens() {
-        case .success(let found): exchange = found
-        case .failure(let failure): return .skip(failure.reason)
-        }
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let exchange = try await session.officeTokens().orSkip()
         guard exchange.response.status == 200 else { return .fail("the code redemption answered \(exchange.summary)") }
         guard let json = exchange.json else { return .fail("the body is not a JSON object") }
         guard exchange.accessToken?.isEmpty == false else { return .fail("no access_token string") }

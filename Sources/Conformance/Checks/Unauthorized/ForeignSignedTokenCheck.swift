@@ -6,13 +6,9 @@ struct ForeignSignedTokenCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(7515, "§5.2", "Message Signature or MAC Validation")
     static let summary = "The host's token claims re-signed with a foreign key (or, for opaque tokens, a look-alike) get 401 with the challenge"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
-        let token: String
-        switch await session.officeTokens() {
-        case .success(let exchange):
-            guard let found = exchange.accessToken else { return .skip("no access token was issued") }
-            token = found
-        case .failure(let failure): return .skip(failure.reason)
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        guard let token = try await session.officeTokens().orSkip().accessToken else {
+            return .skip("no access token was issued")
         }
         let forged = TokenForgery.foreignSigned(token) ?? TokenForgery.lookalike(token)
         return ChallengeAnswer.judge(

@@ -6,7 +6,7 @@ struct MissingTokenCheck: ConformanceCheck {
     static let source = SourceCitation.rfc(6750, "§3", "The WWW-Authenticate Response Header Field")
     static let summary = "POST with X-WOPI-EcosystemOperation and no Authorization gets 401 with the challenge"
 
-    func run(in session: ConformanceSession) async -> CheckOutcome {
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         ChallengeAnswer.judge(
             await session.bootstrap(authorization: nil, operation: "GET_ROOT_CONTAINER", as: .attacker),
             what: "no token on GET_ROOT_CONTAINER")
