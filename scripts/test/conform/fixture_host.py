@@ -54,6 +54,7 @@ SWITCHES = {
     "pkce-ignore-verifier": "any code_verifier is accepted",
     "pkce-verifier-optional": "a missing code_verifier is accepted",
     "metadata-mismatch": "the metadata names another token endpoint",
+    "hang-metadata": "the metadata answers after 5 s (for --timeout)",
 }
 
 SECRET_KEY = secrets.token_bytes(32)
@@ -365,6 +366,8 @@ class Handler(BaseHTTPRequestHandler):
             self.token_error("unsupported_grant_type")
 
     def metadata(self, method, query):
+        if self.broken("hang-metadata"):
+            time.sleep(5)
         token = self.origin + ("/other-token" if self.broken("metadata-mismatch") else "/token")
         self.send_json(200, {"issuer": self.origin, "authorization_endpoint": self.origin + "/authorize",
                              "token_endpoint": token, "code_challenge_methods_supported": ["S256"]})

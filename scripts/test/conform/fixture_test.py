@@ -9,6 +9,7 @@ import http.client
 import json
 import subprocess
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -191,6 +192,18 @@ def main():
         results = {r["check"]["id"]: r["status"] for r in json.loads(out)["results"]} if out else {}
         expect("--manual signs in through the pasted URL", status == 0 and results.get("authorize.tk-sc") == "PASS"
                and results.get("token.response-shape") == "PASS", f"exit {status}: {results}")
+    finally:
+        fixture.stop()
+
+    # --timeout: a request that hangs ends after it, its check reports why, and the run goes on.
+    fixture = Fixture(["hang-metadata"])
+    try:
+        started = time.monotonic()
+        status, out, _ = conform(binary, fixture, "--timeout", "1", groups=["metadata"])
+        elapsed = time.monotonic() - started
+        result = json.loads(out)["results"][0] if out else {}
+        expect("a hanging request times out", status == 0 and result.get("status") == "SKIP" and elapsed < 4.5,
+               f"exit {status}, {elapsed:.1f} s: {result.get('detail')}")
     finally:
         fixture.stop()
 
