@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "SignInProtocol", targets: ["SignInProtocol"]),
         // Checks partner apps' AndroidManifest.xml, Info.plist and url_schemes.json (libxml2 underneath).
         .library(name: "ManifestLint", targets: ["ManifestLint"]),
+        // Walks a live host through the bootstrapper and sign-in as Office, a partner app and an attacker would.
+        .library(name: "Conformance", targets: ["Conformance"]),
         .executable(name: "signin-bridge", targets: ["SignInBridgeCLI"]),
         // `signin-bridge lint` alone, for CI jobs that only lint partner apps (no server libraries to load).
         .executable(name: "signin-bridge-lint", targets: ["SignInBridgeLint"]),
@@ -16,6 +18,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Outgoing HTTP: the conformance suite and `lint --fetch`, redirects off (each decides what to follow).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // SHA-256 for PKCE; on Apple platforms this is CryptoKit underneath.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -33,8 +37,7 @@ let package = Package(
         // PostgreSQL for several instances sharing one database (PostgresClient: its own bounded pool).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
-        // Outgoing HTTPS: `lint --fetch` (association files), with swift-nio-ssl's trust roots.
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // TLS settings for `lint --fetch` (extra trust roots) and the tests' TLS hosts.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Certificates made in memory for the tests' TLS hosts (tests only).
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
@@ -138,9 +141,20 @@ let package = Package(
             name: "SignInBridgeLint",
             dependencies: ["LintCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        .target(
+            name: "Conformance",
+            dependencies: [
+                "SignInProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "SignInBridgeCLI",
             dependencies: [
+                "Conformance",
                 "BridgeServer",
                 "BridgeStore",
                 "BridgeStorePostgres",
@@ -215,6 +229,10 @@ let package = Package(
             dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"],
             // Real apps' manifests and plists, read from disk by CorpusGoldenTests.
             exclude: ["Corpus"]
+        ),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["Conformance", "SignInProtocol"]
         ),
         // Runs the built `signin-bridge` as a subprocess; depending on the executable target makes SwiftPM build it.
         .testTarget(

@@ -22,7 +22,8 @@ struct ParseChallenge: AsyncParsableCommand {
         discussion: """
             Give each WWW-Authenticate header line as its own argument, without the "WWW-Authenticate:" name. \
             Exit status: 0 valid (warnings are listed in the JSON), 1 the header breaks a rule (one line on \
-            stderr), 2 usage.
+            stderr), 2 usage. What RFC 9110 lets a recipient accept but forbids a sender to write (an empty list \
+            element such as a trailing comma) parses, and is listed as a warning on stderr and in the JSON.
 
             Example:
               signin-bridge challenge parse 'Bearer authorization_uri="https://h.example/a",tokenIssuance_uri="https://h.example/t",providerId="tp_contoso",UrlSchemes="%7B%22iOS%22%3A%5B%22contoso%22%5D%7D"'
@@ -43,7 +44,9 @@ struct ParseChallenge: AsyncParsableCommand {
         } catch {
             throw InvalidInput(error)
         }
-        try printJSON(ChallengeReport(challenge))
+        let senderIssues = BootstrapChallenge.senderIssues(headerValues: headerValues)
+        for issue in senderIssues { CLIExit.printError("warning: \(issue)") }
+        try printJSON(ChallengeReport(challenge, senderIssues: senderIssues))
     }
 }
 

@@ -12,14 +12,15 @@ struct ChallengeReport: Encodable {
     var otherParameters: [AuthenticationChallenge.Parameter]?
     var warnings: [String]
 
-    init(_ challenge: BootstrapChallenge) {
+    /// `senderIssues`: what the host must fix although the parse accepted it, listed with the warnings.
+    init(_ challenge: BootstrapChallenge, senderIssues: [ChallengeSenderIssue] = []) {
         authorizationURI = challenge.authorizationURI
         tokenIssuanceURI = challenge.tokenIssuanceURI
         providerId = challenge.providerId
         urlSchemes = challenge.urlSchemes.map(SchemesReport.init)
         resourceMetadata = challenge.resourceMetadata
         otherParameters = challenge.otherParameters.isEmpty ? nil : challenge.otherParameters
-        warnings = challenge.warnings.map(\.description)
+        warnings = senderIssues.map { "sender: \($0)" } + challenge.warnings.map(\.description)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -30,6 +30,20 @@ import Testing
         #expect(try Self.json(output.stdout)["tokenIssuance_uri"] as? String == "https://h.example/t")
     }
 
+    /// RFC 9110 §5.6.1: a recipient accepts the empty elements, the sender is told it must not write them.
+    @Test func parseAcceptsEmptyListElementsAndWarnsTheSender() throws {
+        let output = try CLIRunner.run(
+            "challenge", "parse", #"Bearer , authorization_uri="https://h.example/a",tokenIssuance_uri="https://h.example/t","#)
+        #expect(output.status == 0)
+        #expect(output.stderr == """
+            warning: empty list element (a leading, doubled or trailing ',') at byte 7: RFC 9110 §5.6.1 forbids senders to write one
+            warning: empty list element (a leading, doubled or trailing ',') at byte 88: RFC 9110 §5.6.1 forbids senders to write one
+
+            """)
+        let warnings = try #require(try Self.json(output.stdout)["warnings"] as? [String])
+        #expect(warnings.filter { $0.hasPrefix("sender: empty list element") }.count == 2)
+    }
+
     @Test func aBadHeaderExitsOneWithOneLineOnStderr() throws {
         let output = try CLIRunner.run(
             "challenge", "parse", #"Bearer authorization_uri="http://contoso.com/a",tokenIssuance_uri="https://h.example/t""#)

@@ -106,7 +106,7 @@ extension AuthenticationChallenge {
     public static func parse(
         headerValues: [String], limit: InputLimit = .default
     ) throws(AuthenticationChallengeError) -> [AuthenticationChallenge] {
-        try parseLocated(headerValues: headerValues, limit: limit).map(\.challenge)
+        try parseLocated(headerValues: headerValues, limit: limit).challenges.map(\.challenge)
     }
 
     /// A challenge with the positions of its parts, for errors that point into the header.
@@ -115,19 +115,28 @@ extension AuthenticationChallenge {
         var position: HeaderPosition
         /// Parallel to `challenge.parameters`: where each parameter's name starts.
         var parameterPositions: [HeaderPosition]
+        /// Parallel to `challenge.parameters`: whether the value was sent as a quoted-string.
+        var parameterQuoted: [Bool] = []
+    }
+
+    /// Every challenge, and where the sender wrote an empty list element (which recipients skip, RFC 9110 §5.6.1).
+    struct LocatedList {
+        var challenges: [Located]
+        var emptyElements: [HeaderPosition]
     }
 
     static func parseLocated(
         headerValues: [String], limit: InputLimit
-    ) throws(AuthenticationChallengeError) -> [Located] {
+    ) throws(AuthenticationChallengeError) -> LocatedList {
         let total = headerValues.reduce(0) { $0 + $1.utf8.count }
         do { try limit.check(byteCount: total, what: "WWW-Authenticate") } catch { throw .tooLarge(error) }
-        var result = [Located]()
+        var result = LocatedList(challenges: [], emptyElements: [])
         for (headerIndex, value) in headerValues.enumerated() {
             var parser = ChallengeParser(bytes: Array(value.utf8), headerIndex: headerIndex)
-            result += try parser.parseAll()
+            result.challenges += try parser.parseAll()
+            result.emptyElements += parser.emptyElements
         }
-        guard !result.isEmpty else { throw .empty }
+        guard !result.challenges.isEmpty else { throw .empty }
         return result
     }
 }
@@ -137,6 +146,8 @@ private struct ChallengeParser {
     let bytes: [UInt8]
     let headerIndex: Int
     var index = 0
+    /// Where each empty list element starts (its comma): accepted here, reported to the sender's checks.
+    var emptyElements = [HeaderPosition]()
 
     init(bytes: [UInt8], headerIndex: Int) {
         self.bytes = bytes
@@ -175,13 +186,21 @@ private struct ChallengeParser {
         while let byte = peek, byte == 0x20 || byte == 0x09 { index += 1 }
     }
 
-    /// Skips whitespace and empty list elements; true when another element follows.
-    mutating func skipSeparators() -> Bool {
+    /// Skips whitespace and the commas up to the next element, recording every comma that ends an empty element;
+    /// true when another element follows. `afterElement`: one comma is the separator the list needs.
+    mutating func skipSeparators(afterElement: Bool) -> Bool {
+        var commas = [HeaderPosition]()
         while true {
             skipWhitespace()
-            guard peek == UInt8(ascii: ",") else { return peek != nil }
+            guard peek == UInt8(ascii: ",") else { break }
+            commas.append(here)
             index += 1
         }
+        let more = peek != nil
+        // A leading comma, a doubled one, or one before the end each delimit an element with nothing in it.
+        let needed = afterElement && more ? 1 : 0
+        emptyElements += commas.dropFirst(needed)
+        return more
     }
 
     mutating func readToken() -> String? {
@@ -193,7 +212,7 @@ private struct ChallengeParser {
 
     mutating func parseAll() throws(AuthenticationChallengeError) -> [AuthenticationChallenge.Located] {
         var result = [AuthenticationChallenge.Located]()
-        while skipSeparators() {
+        while skipSeparators(afterElement: !result.isEmpty) {
             result.append(try parseChallenge())
         }
         return result
@@ -207,32 +226,41 @@ private struct ChallengeParser {
             challenge: AuthenticationChallenge(scheme: scheme), position: start, parameterPositions: [])
         let afterScheme = index
         skipWhitespace()
-        // A scheme alone, or followed directly by the list's next element.
-        guard let next = peek, next != UInt8(ascii: ",") else { return located }
-        guard index > afterScheme, bytes[afterScheme] == 0x20 else { throw .expectedComma(at: here) }
-
-        if let token68 = readToken68IfPresent() {
-            located.challenge.token68 = token68
-            return located
+        let spaceFollowsScheme = index > afterScheme && bytes[afterScheme] == 0x20
+        guard let next = peek else { return located }
+        if next == UInt8(ascii: ",") {
+            // `Basic , realm="x"`: the parameter list may open with empty elements (RFC 9110 §5.6.1, §11.6.1).
+            var probe = self
+            guard spaceFollowsScheme, probe.skipSeparators(afterElement: false),
+                probe.startsParameter(valueMustFollow: true)
+            else { return located }
+            self = probe
+        } else {
+            guard spaceFollowsScheme else { throw .expectedComma(at: here) }
+            if let token68 = readToken68IfPresent() {
+                located.challenge.token68 = token68
+                return located
+            }
         }
         var seen = Set<String>()
         while true {
             let position = here
-            guard let parameter = try readParameter() else { break }
+            guard let (parameter, quoted) = try readParameter() else { break }
             guard seen.insert(parameter.name.asciiLowercased()).inserted else {
                 throw .duplicateParameter(name: parameter.name, at: position)
             }
             located.challenge.parameters.append(parameter)
             located.parameterPositions.append(position)
+            located.parameterQuoted.append(quoted)
             // Parameters and challenges share one comma-separated list: look past the commas to decide.
             skipWhitespace()
             guard peek != nil else { break }
             guard peek == UInt8(ascii: ",") else { throw .expectedComma(at: here) }
-            let commaIndex = index
-            guard skipSeparators(), startsParameter(valueMustFollow: false) else {
-                index = commaIndex
+            var probe = self
+            guard probe.skipSeparators(afterElement: true), probe.startsParameter(valueMustFollow: false) else {
                 break
             }
+            self = probe
         }
         return located
     }
@@ -272,7 +300,7 @@ private struct ChallengeParser {
     }
 
     /// `token BWS "=" BWS ( token / quoted-string )`; nil when no token starts here.
-    mutating func readParameter() throws(AuthenticationChallengeError) -> AuthenticationChallenge.Parameter? {
+    mutating func readParameter() throws(AuthenticationChallengeError) -> (AuthenticationChallenge.Parameter, quoted: Bool)? {
         let start = here
         guard let name = readToken() else {
             guard peek == nil else { throw .expectedScheme(at: start) }
@@ -283,10 +311,10 @@ private struct ChallengeParser {
         index += 1
         skipWhitespace()
         if peek == UInt8(ascii: "\"") {
-            return .init(name: name, value: try readQuotedString(parameter: name, start: start))
+            return (.init(name: name, value: try readQuotedString(parameter: name, start: start)), true)
         }
         guard let value = readToken() else { throw .expectedParameterValue(parameter: name, at: start) }
-        return .init(name: name, value: value)
+        return (.init(name: name, value: value), false)
     }
 
     /// `DQUOTE *( qdtext / quoted-pair ) DQUOTE` (RFC 9110 §5.6.4); obs-text bytes are kept as UTF-8.

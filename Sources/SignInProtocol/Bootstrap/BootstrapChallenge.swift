@@ -109,7 +109,7 @@ extension BootstrapChallenge {
     ) throws(BootstrapChallengeError) -> BootstrapChallenge {
         let challenges: [AuthenticationChallenge.Located]
         do {
-            challenges = try AuthenticationChallenge.parseLocated(headerValues: headerValues, limit: limit)
+            challenges = try AuthenticationChallenge.parseLocated(headerValues: headerValues, limit: limit).challenges
         } catch {
             throw .syntax(error)
         }

@@ -1,0 +1,24 @@
+import SignInProtocol
+
+/// `tk` (where to redeem this code) must be an endpoint Office may call; `sc` is opaque and sent back as
+/// `X-WOPI-SessionContext` with the token request, which the suite does.
+struct SessionContextCheck: ConformanceCheck {
+    static let id = "authorize.tk-sc"
+    static let group = CheckGroup.authorize
+    static let level = CheckLevel.must
+    static let source = SourceCitation.sessionContext("tk and sc in the final redirect")
+    static let summary = "tk, when the redirect has it, is an absolute https URI; sc is echoed back as X-WOPI-SessionContext at the token endpoint"
+
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        guard session.options.office != nil else { return .skip("needs --client-id and --redirect-uri") }
+        let outcome = try await session.officeSignIn().orSkip()
+        var notes = [String]()
+        if let tk = outcome.parameters["tk"] {
+            if let problem = EndpointURIRule.problem(with: tk) { return .fail("tk: \(problem)") }
+            if URLParts.isLoopbackHTTP(tk), !session.options.allowLoopbackHTTP { return .fail("tk is http") }
+            notes.append("tk used as the token endpoint")
+        }
+        if outcome.parameters["sc"] != nil { notes.append("sc sent back as X-WOPI-SessionContext") }
+        return .pass(notes.isEmpty ? "neither tk nor sc (both optional)" : notes.joined(separator: "; "))
+    }
+}

@@ -1,0 +1,15 @@
+/// RFC 6749 §4.1.2: `state` comes back exactly as sent; Office compares it to stop cross-site request forgery.
+struct StateEchoCheck: ConformanceCheck {
+    static let id = "authorize.state-echoed"
+    static let group = CheckGroup.authorize
+    static let level = CheckLevel.must
+    static let source = SourceCitation.rfc(6749, "§4.1.2", "Authorization Response")
+    static let summary = "The redirect carries state exactly as Office sent it"
+
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        guard session.options.office != nil else { return .skip("needs --client-id and --redirect-uri") }
+        let outcome = try await session.officeSignIn().orSkip()
+        guard let state = outcome.parameters["state"] else { return .fail("the redirect has no state") }
+        return state == outcome.sentState ? .pass("state echoed") : .fail("state came back as \"\(state)\", sent \"\(outcome.sentState)\"")
+    }
+}

@@ -1,0 +1,21 @@
+/// `GET_NEW_ACCESS_TOKEN` for a file the host serves adds AccessTokenInfo for it.
+struct NewAccessTokenCheck: ConformanceCheck {
+    static let id = "bootstrap.new-access-token"
+    static let group = CheckGroup.bootstrap
+    static let level = CheckLevel.must
+    static let source = SourceCitation.bootstrapper("GET_NEW_ACCESS_TOKEN")
+    static let summary = "POST with X-WOPI-EcosystemOperation GET_NEW_ACCESS_TOKEN and a served X-WOPI-WopiSrc adds AccessTokenInfo"
+
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        guard let wopiSrc = session.options.wopiSrc else { return .skip("needs --wopi-src") }
+        let authorization = try await session.officeAuthorization().orSkip()
+        let result = await session.bootstrap(authorization: authorization, operation: "GET_NEW_ACCESS_TOKEN", wopiSrc: wopiSrc)
+        switch BootstrapAnswer.decode(result) {
+        case .failure(let failure): return .fail(failure.reason)
+        case .success(let answer):
+            guard let info = answer.accessTokenInfo, !info.accessToken.isEmpty else { return .fail("no AccessTokenInfo") }
+            guard info.accessTokenExpiry > 0 else { return .fail("AccessTokenExpiry is not a time") }
+            return .pass("AccessTokenInfo for the WopiSrc")
+        }
+    }
+}

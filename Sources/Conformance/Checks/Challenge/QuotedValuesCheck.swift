@@ -1,0 +1,20 @@
+import SignInProtocol
+
+/// The docs write every Office parameter as a quoted-string; clients written against them expect the quotes.
+struct QuotedValuesCheck: ConformanceCheck {
+    static let id = "challenge.quoted-values"
+    static let group = CheckGroup.challenge
+    static let level = CheckLevel.should
+    static let source = SourceCitation.appToApp("the WWW-Authenticate example")
+    static let summary = "authorization_uri, tokenIssuance_uri, providerId and UrlSchemes are sent as quoted-strings"
+
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let values = try await session.challengeHeaderValues().orSkip()
+        _ = try await session.generalChallenges().orSkip()
+        let unquoted = BootstrapChallenge.senderIssues(headerValues: values).filter {
+            if case .unquotedValue = $0 { return true }
+            return false
+        }
+        return unquoted.isEmpty ? .pass("all quoted") : .fail(unquoted.map(\.description).joined(separator: "; "))
+    }
+}

@@ -1,0 +1,19 @@
+/// RFC 9700 §2.1.1: public clients MUST use PKCE, and the server must refuse them a code without it.
+struct PKCERequiredCheck: ConformanceCheck {
+    static let id = "pkce.required"
+    static let group = CheckGroup.pkce
+    static let level = CheckLevel.must
+    static let source = SourceCitation.rfc(9700, "§2.1.1", "Authorization Code Grant")
+    static let summary = "The public client's authorize request without code_challenge gets no code"
+
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try await session.endpoints().orSkip()
+        switch await PartnerApp.signIn(in: session, withPKCE: false) {
+        case .failure(let failure): return .pass("no code without PKCE (\(failure.reason))")
+        case .success(let (outcome, _)):
+            if outcome.code != nil { return .fail("a code was issued to the public client without code_challenge") }
+            return .pass("refused with error=\(outcome.parameters["error"] ?? "none")")
+        }
+    }
+}

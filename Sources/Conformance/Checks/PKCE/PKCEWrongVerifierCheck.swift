@@ -1,0 +1,21 @@
+import SignInProtocol
+
+/// RFC 7636 §4.6: a verifier that does not hash to the challenge is refused with invalid_grant.
+struct PKCEWrongVerifierCheck: ConformanceCheck {
+    static let id = "pkce.wrong-verifier"
+    static let group = CheckGroup.pkce
+    static let level = CheckLevel.must
+    static let source = SourceCitation.rfc(7636, "§4.6", "Server Verifies code_verifier")
+    static let summary = "The public client's code redeemed with another code_verifier is refused (400 invalid_grant)"
+
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        let code = try await PartnerApp.code(in: session).orSkip()
+        switch await PartnerApp.redeem(code.code, verifier: PKCE.Verifier.random().value, in: session, as: .attacker) {
+        case .failure(let failure): return .fail(failure.reason)
+        case .success(let exchange):
+            return exchange.response.status == 400 && exchange.error == "invalid_grant"
+                ? .pass("400 invalid_grant") : .fail("the wrong verifier answered \(exchange.summary)")
+        }
+    }
+}

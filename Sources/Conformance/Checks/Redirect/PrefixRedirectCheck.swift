@@ -1,0 +1,20 @@
+/// RFC 9700 §4.1.3: redirect URIs are compared by exact string match; a prefix match lets an attacker register
+/// `https://localhost.attacker.example` or a path below the real one.
+struct PrefixRedirectCheck: ConformanceCheck {
+    static let id = "redirect.prefix-match"
+    static let group = CheckGroup.redirect
+    static let level = CheckLevel.must
+    static let source = SourceCitation.rfc(9700, "§4.1.3", "Countermeasures: exact redirect URI matching")
+    static let summary = "The registered redirect URI extended by a host suffix or a path is refused (exact matching)"
+
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        guard let office = session.options.office else { return .skip("needs --redirect-uri") }
+        let base = URLParts.base(office.redirectURI)
+        for probe in [base + ".attacker.invalid", base + "/conform-extra"] {
+            let outcome = try await RedirectProbe.judge(probe, in: session)
+            if case .fail = outcome { return outcome }
+            if case .skip = outcome { return outcome }
+        }
+        return .pass("suffix and path extensions of \(office.redirectURI) refused")
+    }
+}

@@ -1,0 +1,39 @@
+/// The part of the protocol a check walks through; `--only` selects groups.
+public enum CheckGroup: String, Sendable, Codable, CaseIterable {
+    /// The unauthenticated `401` of the bootstrapper and its `WWW-Authenticate` challenge.
+    case challenge
+    /// Bad credentials at the bootstrapper: each answered with `401` and the challenge.
+    case unauthorized
+    /// Office's authorize request and the sign-in up to the redirect URI.
+    case authorize
+    /// The token endpoint's answer to the code.
+    case token
+    /// The bootstrapper with a valid token, and its ecosystem operations.
+    case bootstrap
+    /// Refresh token rotation and reuse.
+    case refresh
+    /// Authorization code reuse.
+    case code
+    /// Redirect URI matching, as an attacker would probe it.
+    case redirect
+    /// PKCE for a partner app's public client.
+    case pkce
+    /// RFC 8414 authorization server metadata.
+    case metadata
+
+    /// What the group means, for `--help`, the report and docs.
+    public var summary: String {
+        switch self {
+        case .challenge: "the 401 of the bootstrapper and its Bearer challenge"
+        case .unauthorized: "missing, blank, malformed, expired and foreign tokens get 401 with the challenge"
+        case .authorize: "Office's authorize request, sign-in, and the redirect back"
+        case .token: "the token response to Office's code redemption"
+        case .bootstrap: "the bootstrapper with a token: the JSON and the ecosystem operations"
+        case .refresh: "refresh token rotation and reuse detection"
+        case .code: "an authorization code is single use"
+        case .redirect: "redirect URIs are matched exactly"
+        case .pkce: "PKCE for the public client"
+        case .metadata: "RFC 8414 metadata agrees with the challenge"
+        }
+    }
+}

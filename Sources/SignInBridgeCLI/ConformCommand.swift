@@ -1,0 +1,152 @@
+import ArgumentParser
+import Conformance
+import Foundation
+
+/// `signin-bridge conform <bootstrap-url>`: walks a live host through the bootstrapper and sign-in as Office, a
+/// partner app and an attacker would, and reports each rule.
+struct ConformCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conform",
+        abstract: "Run the conformance suite against a WOPI host's bootstrapper and OAuth server.",
+        discussion: """
+            One line per check (PASS|FAIL|WARN|SKIP id: detail), then "N passed, N failed, …". Checks whose \
+            inputs are missing (no client, no user) are skipped, never passed. docs/conformance.md lists every check \
+            with its source.
+            Groups (--only):
+            \(CheckGroup.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+            Exit status: 0 every MUST passed, 1 a MUST failed, 2 usage or the host did not answer.
+
+            Example (make run in another terminal):
+              signin-bridge conform http://127.0.0.1:8080/wopibootstrapper --insecure-http-loopback \\
+                --client-id office --client-secret office-demo-secret --redirect-uri https://localhost \\
+                --username demo@example.com --password demo-password \\
+                --public-client-id partner-app --public-redirect-uri com.example.partner:/oauth2redirect \\
+                --wopi-src http://127.0.0.1:8080/wopi/files/demo
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, junit
+    }
+
+    @Argument(help: "The host's bootstrap URL (https; http on loopback with --insecure-http-loopback).")
+    var bootstrapURL: String
+
+    @Option(name: .customLong("client-id"), help: "Office's confidential client id at the host.")
+    var clientID: String?
+    @Option(name: .customLong("client-secret"), help: "Its secret (never printed).")
+    var clientSecret: String?
+    @Option(name: .customLong("redirect-uri"), help: "Its registered redirect URI (Office's is https://localhost).")
+    var redirectURI: String = "https://localhost"
+    @Option(help: "The test user's sign-in name.")
+    var username: String?
+    @Option(help: "The test user's password (never printed).")
+    var password: String?
+    @Option(name: .customLong("wopi-src"), help: "A WopiSrc the host serves, for GET_NEW_ACCESS_TOKEN.")
+    var wopiSrc: String?
+    @Option(name: .customLong("public-client-id"), help: "A partner app's public client id, for the PKCE checks.")
+    var publicClientID: String?
+    @Option(name: .customLong("public-redirect-uri"), help: "Its registered redirect URI.")
+    var publicRedirectURI: String?
+    @Option(
+        name: .customLong("only"), parsing: .upToNextOption,
+        help: ArgumentHelp("Run only these groups.", valueName: "group"))
+    var only: [String] = []
+    @Option(help: "text, json or junit.")
+    var format: Format = .text
+    @Option(help: "Write the results here instead of stdout (the counts line still goes to stdout).")
+    var output: String?
+    @Option(help: "Also write a self-contained HTML report (results and a sequence diagram, secrets masked).")
+    var report: String?
+    @Flag(name: .customLong("insecure-http-loopback"), help: "Allow http URLs on loopback hosts (development).")
+    var insecureHTTPLoopback = false
+    @Flag(help: "Print the authorize URL and read the final redirected URL from stdin, for sign-in pages that cannot be automated.")
+    var manual = false
+    @Option(name: .customLong("timeout"), help: "Seconds per request.")
+    var timeoutSeconds: Int64 = 20
+
+    func validate() throws {
+        for group in only where CheckGroup(rawValue: group) == nil {
+            throw ValidationError("unknown group \(group); groups: \(CheckGroup.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if (clientID == nil) != (clientSecret == nil) { throw ValidationError("give --client-id and --client-secret together") }
+        if (username == nil) != (password == nil) { throw ValidationError("give --username and --password together") }
+        if (publicClientID == nil) != (publicRedirectURI == nil) {
+            throw ValidationError("give --public-client-id and --public-redirect-uri together")
+        }
+        if timeoutSeconds < 1 { throw ValidationError("--timeout must be at least 1") }
+    }
+
+    func run() async throws {
+        var options = ConformanceOptions(
+            bootstrapURL: bootstrapURL, wopiSrc: wopiSrc, groups: Set(only.compactMap(CheckGroup.init(rawValue:))),
+            allowLoopbackHTTP: insecureHTTPLoopback, timeoutSeconds: timeoutSeconds)
+        if let clientID, let clientSecret {
+            options.office = .init(id: clientID, secret: clientSecret, redirectURI: redirectURI)
+        }
+        if let username, let password { options.user = .init(username: username, password: password) }
+        if let publicClientID, let publicRedirectURI {
+            options.publicClient = .init(id: publicClientID, redirectURI: publicRedirectURI)
+        }
+        if manual { options.manualSignIn = { await ManualSignIn.ask($0) } }
+
+        let progress = ProgressLine()
+        let report: ConformanceReport
+        do {
+            report = try await ConformanceRunner(options: options).run { id, index, count in
+                progress.show("[\(index + 1)/\(count)] \(id)")
+            }
+        } catch {
+            progress.clear()
+            CLIExit.printError("conform: \(error)")
+            throw ExitCode(CLIExit.usage)
+        }
+        progress.clear()
+
+        let rendered: String
+        switch format {
+        case .text: rendered = TextOutput.render(report)
+        case .json: rendered = try JSONOutput.render(report)
+        case .junit: rendered = JUnitOutput.render(report)
+        }
+        if let output {
+            try Data(rendered.utf8).write(to: URL(fileURLWithPath: output))
+            FileHandle.standardOutput.write(Data((report.summaryLine + "\n").utf8))
+        } else {
+            FileHandle.standardOutput.write(Data(rendered.utf8))
+        }
+        if let path = self.report {
+            try Data(HTMLReport.render(report).utf8).write(to: URL(fileURLWithPath: path))
+        }
+        if !report.passed { throw ExitCode(CLIExit.invalidInput) }
+    }
+}
+
+/// The live `[3/34] challenge.endpoints` line on a terminal's stderr; nothing when stderr is not a terminal.
+final class ProgressLine: Sendable {
+    let enabled = isatty(STDERR_FILENO) == 1
+
+    func show(_ text: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
+
+/// `--manual`: a person signs in with a browser and pastes where it ended.
+enum ManualSignIn {
+    static func ask(_ authorizeURL: String) async -> String? {
+        CLIExit.printError("""
+
+            Open this URL in a browser, sign in, and paste the URL the browser was sent to at the end \
+            (it will not load; copy it from the address bar):
+              \(authorizeURL)
+            Final URL:
+            """)
+        return readLine()?.trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -1,0 +1,389 @@
+"""A small WOPI host for the conformance suite's own tests: bootstrapper, authorize with a sign-in and a consent
+page, token endpoint and RFC 8414 metadata, all correct by default. Each switch (--break NAME, repeatable) breaks
+exactly one rule, so every check of `signin-bridge conform` can be shown to fail. Standard library only.
+
+Usage: fixture_host.py --port PORT [--break SWITCH]...   (prints "ready" on stdout when listening)
+"""
+import argparse
+import base64
+import hashlib
+import hmac
+import html
+import json
+import secrets
+import sys
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+SWITCHES = {
+    "challenge-200": "the bootstrapper answers 200 without a token",
+    "two-bearers": "two Bearer challenges",
+    "relative-token-uri": "tokenIssuance_uri is a relative reference",
+    "bad-provider-id": "providerId has '-' and '!'",
+    "android-incomplete-triple": "UrlSchemes has an Android triple without its activity",
+    "android-plain-scheme": "UrlSchemes lists a plain Android scheme (the app-to-app page's example form)",
+    "provider-id-underscore": "providerId has '_' (the docs' examples do, their rule does not allow it)",
+    "comma-in-uri": "authorization_uri carries a ',' that the naive split cuts",
+    "trailing-comma": "the challenge ends in ','",
+    "duplicate-parameter": "providerId twice",
+    "unquoted-provider-id": "providerId as a token",
+    "operation-without-token": "an ecosystem operation without a token answers 200",
+    "blank-token-400": "'Bearer ' answers 400",
+    "malformed-500": "a junk token answers 500",
+    "accept-expired": "only the token's jti is checked (no exp, no signature)",
+    "accept-foreign-signed": "the claims are checked, the signature is not",
+    "no-code": "the redirect has no code",
+    "drop-state": "the redirect has no state",
+    "http-tk": "tk is a plain-http URL on a public host",
+    "no-refresh-token": "the token response has no refresh_token",
+    "expires-in-string": "expires_in is a string",
+    "no-cache-control": "the token response has no Cache-Control",
+    "bootstrap-text-plain": "the bootstrap JSON is sent as text/plain",
+    "no-access-token-info": "GET_NEW_ACCESS_TOKEN is answered as a plain bootstrap",
+    "mint-any-wopi-src": "GET_NEW_ACCESS_TOKEN mints a token for any WopiSrc",
+    "no-root-container": "GET_ROOT_CONTAINER is answered as a plain bootstrap",
+    "no-rotation": "a refresh returns the same refresh token",
+    "no-reuse-detection": "a rotated refresh token stays valid",
+    "code-reusable": "a code can be redeemed twice",
+    "reuse-keeps-tokens": "a reused code leaves the first tokens valid",
+    "redirect-any-uri": "any redirect_uri is accepted",
+    "prefix-match": "redirect URIs are matched by prefix",
+    "pkce-optional": "a public client may omit code_challenge",
+    "pkce-broken-compare": "the verifier is compared to the challenge without hashing",
+    "pkce-ignore-verifier": "any code_verifier is accepted",
+    "pkce-verifier-optional": "a missing code_verifier is accepted",
+    "metadata-mismatch": "the metadata names another token endpoint",
+    "hang-metadata": "the metadata answers after 5 s (for --timeout)",
+}
+
+SECRET_KEY = secrets.token_bytes(32)
+OFFICE = {"id": "office", "secret": "office-demo-secret", "redirect": "https://localhost", "public": False}
+PARTNER = {"id": "partner-app", "secret": None, "redirect": "com.example.partner:/oauth2redirect", "public": True}
+CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER)}
+USER, PASSWORD = "demo@example.com", "demo-password"
+SERVED_WOPI = "/wopi/files/"
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class State:
+    def __init__(self, broken):
+        self.broken = set(broken)
+        self.requests = {}      # request id -> authorize parameters
+        self.codes = {}         # code -> {client, redirect, challenge, used, tokens}
+        self.access = {}        # access token -> {"jti", "claims", "revoked"}
+        self.refresh = {}       # refresh token -> {"family", "rotated", "client"}
+        self.families = {}      # family -> revoked?
+        self.sessions = {}      # sc -> True
+
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = "conform-fixture"
+    state: State = None
+    origin = ""
+
+    def log_message(self, *args):
+        pass
+
+    def broken(self, name):
+        return name in self.state.broken
+
+    # --- plumbing
+
+    def send(self, status, body=b"", headers=()):
+        if isinstance(body, str):
+            body = body.encode()
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def send_json(self, status, obj, extra=()):
+        headers = [("Content-Type", "application/json")] + list(extra)
+        self.send(status, json.dumps(obj), headers)
+
+    def form(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
+
+    def do_GET(self):
+        self.route("GET")
+
+    def do_POST(self):
+        self.route("POST")
+
+    def route(self, method):
+        url = urllib.parse.urlsplit(self.path)
+        query = dict(urllib.parse.parse_qsl(url.query))
+        routes = {
+            "/wopibootstrapper": self.bootstrapper,
+            "/authorize": self.authorize,
+            "/signin": self.signin,
+            "/consent": self.consent,
+            "/token": self.token,
+            "/.well-known/oauth-authorization-server": self.metadata,
+        }
+        handler = routes.get(url.path)
+        if not handler:
+            return self.send(404, "not found")
+        handler(method, query)
+
+    # --- the bootstrapper
+
+    def challenge_lines(self):
+        authorize = self.origin + "/authorize" + ("?x=1,2" if self.broken("comma-in-uri") else "")
+        token = "/token" if self.broken("relative-token-uri") else self.origin + "/token"
+        provider = "tp-contoso!" if self.broken("bad-provider-id") else "TPCONTOSO"
+        if self.broken("provider-id-underscore"):
+            provider = "TP_CONTOSO"
+        android = ["1200", "com.contoso"] if self.broken("android-incomplete-triple") else [
+            "1200", "com.contoso", "com.contoso.AuthActivity"]
+        if self.broken("android-plain-scheme"):
+            android = ["contoso"]
+        schemes = {"iOS": ["contoso"], "Android": android}
+        encoded = urllib.parse.quote(json.dumps(schemes, separators=(",", ":")), safe="")
+        provider_part = f"providerId={provider}" if self.broken("unquoted-provider-id") else f'providerId="{provider}"'
+        parts = [f'authorization_uri="{authorize}"', f'tokenIssuance_uri="{token}"', provider_part,
+                 f'UrlSchemes="{encoded}"']
+        if self.broken("duplicate-parameter"):
+            parts.append('providerId="TPOTHER"')
+        line = "Bearer " + ",".join(parts) + ("," if self.broken("trailing-comma") else "")
+        lines = [line]
+        if self.broken("two-bearers"):
+            lines.append('Bearer realm="other"')
+        return lines
+
+    def send_challenge(self):
+        self.send(401, "", [("WWW-Authenticate", line) for line in self.challenge_lines()])
+
+    def verify(self, authorization):
+        """The access token record, or None."""
+        if not authorization or not authorization.startswith("Bearer "):
+            return None
+        token = authorization[len("Bearer "):].strip()
+        record = self.state.access.get(token)
+        if record is None and token.count(".") == 2 and (self.broken("accept-expired") or self.broken("accept-foreign-signed")):
+            try:
+                claims = json.loads(b64url_decode(token.split(".")[1]))
+            except ValueError:
+                return None
+            for candidate in self.state.access.values():
+                if self.broken("accept-expired") and candidate["claims"]["jti"] == claims.get("jti"):
+                    record = candidate
+                elif self.broken("accept-foreign-signed") and candidate["claims"] == claims:
+                    record = candidate
+        if record is None or record["revoked"]:
+            return None
+        if not (self.broken("accept-expired")) and record["claims"]["exp"] < time.time():
+            return None
+        return record
+
+    def bootstrapper(self, method, query):
+        authorization = self.headers.get("Authorization")
+        operation = self.headers.get("X-WOPI-EcosystemOperation") if method == "POST" else None
+        if authorization is None:
+            if self.broken("challenge-200") and operation is None:
+                return self.send_json(200, {"hello": "anonymous"})
+            if self.broken("operation-without-token") and operation:
+                return self.send_json(200, self.bootstrap_body())
+            return self.send_challenge()
+        token = authorization[len("Bearer "):] if authorization.startswith("Bearer ") else ""
+        if token.strip() == "" and self.broken("blank-token-400"):
+            return self.send(400, "blank token")
+        if "%" in token and self.broken("malformed-500"):
+            return self.send(500, "boom")
+        record = self.verify(authorization)
+        if record is None:
+            return self.send_challenge()
+        body = self.bootstrap_body()
+        if operation == "GET_NEW_ACCESS_TOKEN" and not self.broken("no-access-token-info"):
+            wopi_src = self.headers.get("X-WOPI-WopiSrc") or ""
+            if not wopi_src.startswith(self.origin + SERVED_WOPI) and not self.broken("mint-any-wopi-src"):
+                return self.send(404, "unknown WopiSrc")
+            body["AccessTokenInfo"] = {"AccessToken": secrets.token_urlsafe(16),
+                                       "AccessTokenExpiry": int(time.time() * 1000) + 36000000}
+        if operation == "GET_ROOT_CONTAINER" and not self.broken("no-root-container"):
+            body["RootContainerInfo"] = {
+                "ContainerPointer": {"Url": self.origin + "/wopi/containers/root", "Name": "Files"},
+                "ContainerInfo": {"Name": "Files"}}
+        content_type = "text/plain" if self.broken("bootstrap-text-plain") else "application/json"
+        self.send(200, json.dumps(body), [("Content-Type", content_type)])
+
+    def bootstrap_body(self):
+        return {"Bootstrap": {"EcosystemUrl": self.origin + "/wopi/ecosystem", "UserId": "demo",
+                              "SignInName": USER, "UserFriendlyName": "Demo User"}}
+
+    # --- authorize, sign-in, consent
+
+    def redirect_allowed(self, client, uri):
+        if self.broken("redirect-any-uri"):
+            return True
+        if self.broken("prefix-match"):
+            return uri.startswith(client["redirect"])
+        return uri == client["redirect"]
+
+    def authorize(self, method, query):
+        client = CLIENTS.get(query.get("client_id"))
+        if not client or not self.redirect_allowed(client, query.get("redirect_uri", "")):
+            return self.send(400, "<p>Unknown client or redirect URI</p>", [("Content-Type", "text/html")])
+        if client["public"] and not query.get("code_challenge") and not self.broken("pkce-optional"):
+            return self.redirect_back(query, {"error": "invalid_request"})
+        request_id = secrets.token_urlsafe(8)
+        self.state.requests[request_id] = query
+        self.send(302, "", [("Location", "/signin?request=" + request_id)])
+
+    def signin(self, method, query):
+        if method == "GET":
+            page = f"""<html><body><form method="post" action="/signin">
+                <input type="hidden" name="request" value="{html.escape(query.get('request', ''))}">
+                <input type="text" name="username"><input type="password" name="password">
+                <button type="submit">Sign in</button></form></body></html>"""
+            return self.send(200, page, [("Content-Type", "text/html")])
+        form = self.form()
+        request_id = form.get("request", "")
+        if request_id not in self.state.requests or form.get("username") != USER or form.get("password") != PASSWORD:
+            return self.send(200, "<form method=post action=/signin><input type=password name=password></form>",
+                             [("Content-Type", "text/html")])
+        query = self.state.requests[request_id]
+        if CLIENTS[query["client_id"]]["public"]:
+            return self.issue_code(request_id)
+        page = f"""<html><body><form method="post" action="/consent">
+            <input type="hidden" name="request" value="{html.escape(request_id)}">
+            <button type="submit" name="decision" value="deny">Deny</button>
+            <button type="submit" name="decision" value="allow">Allow</button></form></body></html>"""
+        self.send(200, page, [("Content-Type", "text/html"), ("Set-Cookie", "fixture=1; Path=/")])
+
+    def consent(self, method, query):
+        form = self.form()
+        if form.get("decision") != "allow" or form.get("request") not in self.state.requests:
+            return self.send(400, "consent refused")
+        self.issue_code(form["request"])
+
+    def issue_code(self, request_id):
+        query = self.state.requests.pop(request_id)
+        code = secrets.token_urlsafe(16)
+        sc = secrets.token_urlsafe(8)
+        self.state.codes[code] = {"client": query["client_id"], "redirect": query["redirect_uri"],
+                                  "challenge": query.get("code_challenge"), "used": False, "tokens": [], "sc": sc}
+        params = {} if self.broken("no-code") else {"code": code}
+        if not CLIENTS[query["client_id"]]["public"]:
+            params["tk"] = ("http://files.example.com/token" if self.broken("http-tk") else self.origin + "/token")
+            params["sc"] = sc
+        self.redirect_back(query, params)
+
+    def redirect_back(self, query, params):
+        if "state" in query and not self.broken("drop-state"):
+            params["state"] = query["state"]
+        self.send(302, "", [("Location", query["redirect_uri"] + "?" + urllib.parse.urlencode(params))])
+
+    # --- tokens
+
+    def token_error(self, error, status=400):
+        self.send_json(status, {"error": error}, [("Cache-Control", "no-store")])
+
+    def mint(self, client_id, family):
+        now = int(time.time())
+        claims = {"jti": secrets.token_hex(8), "sub": "demo", "client_id": client_id, "iat": now, "exp": now + 3600}
+        header = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
+        payload = b64url(json.dumps(claims, separators=(",", ":")).encode())
+        signature = b64url(hmac.new(SECRET_KEY, f"{header}.{payload}".encode(), hashlib.sha256).digest())
+        access = f"{header}.{payload}.{signature}"
+        self.state.access[access] = {"claims": claims, "revoked": False, "family": family}
+        refresh = secrets.token_urlsafe(24)
+        self.state.refresh[refresh] = {"family": family, "rotated": False, "client": client_id}
+        body = {"access_token": access, "token_type": "Bearer",
+                "expires_in": "3600" if self.broken("expires-in-string") else 3600}
+        if not self.broken("no-refresh-token"):
+            body["refresh_token"] = refresh
+        headers = [] if self.broken("no-cache-control") else [("Cache-Control", "no-store")]
+        self.send_json(200, body, headers)
+        return access, refresh
+
+    def revoke_family(self, family):
+        self.state.families[family] = True
+        for record in self.state.access.values():
+            if record["family"] == family:
+                record["revoked"] = True
+
+    def token(self, method, query):
+        form = self.form()
+        client = CLIENTS.get(form.get("client_id"))
+        if not client or (not client["public"] and form.get("client_secret") != client["secret"]):
+            return self.token_error("invalid_client", 401)
+        grant = form.get("grant_type")
+        if grant == "authorization_code":
+            record = self.state.codes.get(form.get("code", ""))
+            if not record or record["client"] != client["id"] or record["redirect"] != form.get("redirect_uri"):
+                return self.token_error("invalid_grant")
+            if not client["public"] and self.headers.get("X-WOPI-SessionContext") != record["sc"]:
+                return self.token_error("invalid_request")
+            if record["used"] and not self.broken("code-reusable"):
+                if not self.broken("reuse-keeps-tokens"):
+                    for family in record["tokens"]:
+                        self.revoke_family(family)
+                return self.token_error("invalid_grant")
+            if record["challenge"]:
+                verifier = form.get("code_verifier")
+                if verifier is None:
+                    if not self.broken("pkce-verifier-optional"):
+                        return self.token_error("invalid_grant")
+                elif not self.broken("pkce-ignore-verifier"):
+                    computed = verifier if self.broken("pkce-broken-compare") else \
+                        b64url(hashlib.sha256(verifier.encode()).digest())
+                    if computed != record["challenge"]:
+                        return self.token_error("invalid_grant")
+            record["used"] = True
+            family = secrets.token_hex(4)
+            record["tokens"].append(family)
+            self.mint(client["id"], family)
+        elif grant == "refresh_token":
+            token = form.get("refresh_token", "")
+            record = self.state.refresh.get(token)
+            if not record or record["client"] != client["id"] or self.state.families.get(record["family"]):
+                return self.token_error("invalid_grant")
+            if record["rotated"] and not self.broken("no-reuse-detection"):
+                self.revoke_family(record["family"])
+                return self.token_error("invalid_grant")
+            if self.broken("no-rotation"):
+                now = int(time.time())
+                claims = {"jti": secrets.token_hex(8), "sub": "demo", "client_id": client["id"], "iat": now, "exp": now + 3600}
+                access = "opaque-" + secrets.token_urlsafe(16)
+                self.state.access[access] = {"claims": claims, "revoked": False, "family": record["family"]}
+                return self.send_json(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
+                                            "refresh_token": token}, [("Cache-Control", "no-store")])
+            record["rotated"] = True
+            self.mint(client["id"], record["family"])
+        else:
+            self.token_error("unsupported_grant_type")
+
+    def metadata(self, method, query):
+        if self.broken("hang-metadata"):
+            time.sleep(5)
+        token = self.origin + ("/other-token" if self.broken("metadata-mismatch") else "/token")
+        self.send_json(200, {"issuer": self.origin, "authorization_endpoint": self.origin + "/authorize",
+                             "token_endpoint": token, "code_challenge_methods_supported": ["S256"]})
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--break", dest="broken", action="append", default=[], choices=sorted(SWITCHES))
+    args = parser.parse_args()
+    Handler.state = State(args.broken)
+    Handler.origin = f"http://127.0.0.1:{args.port}"
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    print("ready", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
