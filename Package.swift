@@ -135,6 +135,13 @@ let package = Package(
             path: "samples/partner-app",
             exclude: ["README.md"]
         ),
+        // A merchant app's app_to_app sign-in with this server as the provider (samples/merchant-app/README.md).
+        .executableTarget(
+            name: "MerchantAppExample",
+            dependencies: ["SignInProtocol"],
+            path: "samples/merchant-app",
+            exclude: ["README.md"]
+        ),
         // Not a test: To/Back URL codec speed against URLComponents, run by scripts/bench/protocol.sh (release).
         .executableTarget(
             name: "ProtocolBench",
