@@ -194,7 +194,7 @@ let package = Package(
         // Runs the built `signin-bridge` as a subprocess; depending on the executable target makes SwiftPM build it.
         .testTarget(
             name: "SignInBridgeCLITests",
-            dependencies: ["SignInBridgeCLI", "PartnerAppExample"]
+            dependencies: ["SignInBridgeCLI", "PartnerAppExample", "MerchantAppExample", "SignInProtocol"]
         ),
     ],
     swiftLanguageModes: [.v6]
