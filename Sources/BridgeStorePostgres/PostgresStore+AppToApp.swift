@@ -16,6 +16,16 @@ extension PostgresStore {
             """)
     }
 
+    public func undecidedAppToApp(_ reference: TokenDigest, at now: Date) async throws -> AppToAppRequestRecord? {
+        try await rows(
+            Subject("app-to-app request"),
+            """
+            SELECT * FROM app_to_app_requests
+            WHERE reference_digest = \(reference.hex) AND decided_at IS NULL AND expires_at > \(Milliseconds.from(now))
+            """
+        ).first.map(Self.appToAppRequest)
+    }
+
     public func decideAppToApp(
         _ reference: TokenDigest, decision: AppToAppDecision, clientIDs: [String], at now: Date
     ) async throws -> AppToAppDecisionOutcome {

@@ -18,6 +18,16 @@ extension SQLiteStore {
         }
     }
 
+    public func undecidedAppToApp(_ reference: TokenDigest, at now: Date) async throws -> AppToAppRequestRecord? {
+        try await read(
+            """
+            SELECT * FROM app_to_app_requests
+            WHERE reference_digest = ? AND decided_at IS NULL AND expires_at > ?
+            """,
+            [.text(reference.hex), .millis(now)]
+        ).first.map(Self.appToAppRequest)
+    }
+
     public func decideAppToApp(
         _ reference: TokenDigest, decision: AppToAppDecision, clientIDs: [String], at now: Date
     ) async throws -> AppToAppDecisionOutcome {

@@ -24,6 +24,8 @@ enum AppToAppContract {
         try await withStore(kind) { store in
             let record = try await parked(store)
             let approve = AppToAppDecision.approve(userID: "alice", resume: TokenDigest(of: "resume"))
+            #expect(try await store.undecidedAppToApp(record.referenceDigest, at: seconds(1)) == record)
+            #expect(try await store.undecidedAppToApp(TokenDigest(of: "nope"), at: seconds(1)) == nil)
             #expect(try await store.decideAppToApp(TokenDigest(of: "nope"), decision: approve, clientIDs: ["office"], at: seconds(1)) == .unknown)
             #expect(try await store.decideAppToApp(record.referenceDigest, decision: approve, clientIDs: ["other"], at: seconds(1)) == .notAllowed)
             guard case .decided(let decided) = try await store.decideAppToApp(
@@ -33,6 +35,7 @@ enum AppToAppContract {
             #expect(decided.resumeDigest == TokenDigest(of: "resume"))
             #expect(decided.decidedAt == seconds(2))
             #expect(try await store.decideAppToApp(record.referenceDigest, decision: .deny, clientIDs: ["office"], at: seconds(3)) == .alreadyDecided)
+            #expect(try await store.undecidedAppToApp(record.referenceDigest, at: seconds(3)) == nil)
         }
     }
 
@@ -41,6 +44,7 @@ enum AppToAppContract {
     ) { kind in
         try await withStore(kind) { store in
             let record = try await parked(store, expiresAt: seconds(60))
+            #expect(try await store.undecidedAppToApp(record.referenceDigest, at: seconds(60)) == nil)
             #expect(try await store.decideAppToApp(record.referenceDigest, decision: .deny, clientIDs: ["office"], at: seconds(60)) == .expired)
         }
     }

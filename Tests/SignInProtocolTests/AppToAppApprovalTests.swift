@@ -43,4 +43,10 @@ struct AppToAppApprovalTests {
             outcome: .failed(OAuthError(.accessDenied, description: "no")))
         #expect(try AppToAppApprovalAnswer(callback: denied).callback().error?.code == .accessDenied)
     }
+
+    @Test func theRequestDetailsAreJSONWithSnakeCaseNames() throws {
+        let details = AppToAppRequestDetails(clientID: "merchant-app", clientName: "Example Merchant", scope: "openid", expiresIn: 290)
+        #expect(details.json == #"{"client_id":"merchant-app","client_name":"Example Merchant","expires_in":290,"scope":"openid"}"#)
+        #expect(try AppToAppRequestDetails.decode(json: details.json) == details)
+    }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import SignInProtocol
 
 /// The provider side of the app-to-app flow after the parked page (`AppToAppWaitStep`):
+/// - `GET /oauth2/app-to-app/request?reference=…`: the host's app reads who asks and for what (`AppToAppRequestDetails`);
 /// - `POST /oauth2/app-to-app/decision`: the host's app, with its own first-party access token, approves or denies
 ///   the request behind a deep link's reference, and gets the URL it opens next (`AppToAppApprovalAnswer`);
 /// - `GET /oauth2/app-to-app/resume?token=…`: the `resume_uri`, opened in the browser that parked the request,
@@ -13,31 +14,83 @@ struct AppToAppEndpoints: Sendable {
     static let decisionPath = "/oauth2/app-to-app/decision"
     static let resumePath = "/oauth2/app-to-app/resume"
     static let landingPath = "/app-to-app"
+    static let detailsPath = "/oauth2/app-to-app/request"
 
     let environment: AuthorizeEnvironment
     let verifier: AccessTokenVerifier
     let challenge: BearerChallenge
 
-    func decide(_ request: Request) async -> Response {
+    /// The approving app as its bearer token names it: the user it is signed in as and the clients whose requests
+    /// it may decide; or the RFC 6750 answer that refuses it.
+    struct Approver {
+        let verified: VerifiedAccessToken
+        let approvable: [String]
+    }
+
+    func approver(_ request: Request, at now: Date) async -> Result<Approver, BearerRefusal> {
         let configuration = environment.configuration
         guard
             let credential = BearerCredential(
                 authorization: request.headers[.authorization], maxBytes: configuration.limits.maxHeaderValueBytes)
-        else { return challenge.missing() }
-        let now = environment.now()
+        else { return .failure(BearerRefusal(challenge.missing())) }
         let verified: VerifiedAccessToken
         do {
             verified = try await verifier.verifiedToken(credential.token, at: now)
         } catch .storeUnavailable {
-            return BearerChallenge.unavailable()
+            return .failure(BearerRefusal(BearerChallenge.unavailable()))
         } catch {
-            return challenge.invalidToken("the access token is invalid")
+            return .failure(BearerRefusal(challenge.invalidToken("the access token is invalid")))
         }
-        let approver = verified.grant.clientID
-        let approvable = configuration.clients.filter { ($0.appToAppApprovers ?? []).contains(approver) }.map(\.id)
+        let client = verified.grant.clientID
+        let approvable = configuration.clients.filter { ($0.appToAppApprovers ?? []).contains(client) }.map(\.id)
         guard !verified.grant.userID.isEmpty, !approvable.isEmpty else {
-            return challenge.insufficientScope("client '\(approver)' may not approve app-to-app requests")
+            return .failure(
+                BearerRefusal(challenge.insufficientScope("client '\(client)' may not approve app-to-app requests")))
         }
+        return .success(Approver(verified: verified, approvable: approvable))
+    }
+
+    /// `GET /oauth2/app-to-app/request?reference=…`: what the host's app shows before the user decides. Reading
+    /// uses nothing up; an unknown, decided or expired reference is `invalid_request`.
+    func details(_ request: Request) async -> Response {
+        let now = environment.now()
+        let caller: Approver
+        switch await approver(request, at: now) {
+        case .failure(let refusal): return refusal.response
+        case .success(let found): caller = found
+        }
+        let query = (try? FormParameters.decode(request.uri.query ?? "")) ?? FormParameters()
+        guard let reference = query["reference"].nonEmpty else {
+            return refusal(.invalidRequest("required parameter 'reference' is missing"))
+        }
+        let record: AppToAppRequestRecord?
+        do {
+            record = try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: now)
+        } catch {
+            return BearerChallenge.unavailable()
+        }
+        guard let record, let payload = try? AppToAppPayload.decode(record.payload) else {
+            return refusal(.invalidRequest("the reference is unknown, used or expired"))
+        }
+        guard caller.approvable.contains(record.clientID), let client = environment.client(id: record.clientID) else {
+            return challenge.insufficientScope("client '\(caller.verified.grant.clientID)' may not approve this client's requests")
+        }
+        let details = AppToAppRequestDetails(
+            clientID: client.id, clientName: client.displayName, scope: payload.scope ?? "",
+            expiresIn: max(0, Int(record.expiresAt.timeIntervalSince(now).rounded(.down))))
+        return OAuthHTTPResponse.json(Array(details.json.utf8))
+    }
+
+    func decide(_ request: Request) async -> Response {
+        let configuration = environment.configuration
+        let now = environment.now()
+        let verified: VerifiedAccessToken
+        let approvable: [String]
+        switch await approver(request, at: now) {
+        case .failure(let refusal): return refusal.response
+        case .success(let found): (verified, approvable) = (found.verified, found.approvable)
+        }
+        let approverID = verified.grant.clientID
         let approval: AppToAppApproval
         do {
             let body = try await request.body.collect(upTo: configuration.limits.maxBodyBytes)
@@ -73,7 +126,7 @@ struct AppToAppEndpoints: Sendable {
         case .expired: return refusal(.invalidRequest("the reference has expired"))
         case .unknown: return refusal(.invalidRequest("the reference is unknown"))
         case .notAllowed:
-            return challenge.insufficientScope("client '\(approver)' may not approve this client's requests")
+            return challenge.insufficientScope("client '\(approverID)' may not approve this client's requests")
         }
     }
 
@@ -117,4 +170,10 @@ struct AppToAppEndpoints: Sendable {
         let language = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
         return environment.pages.notice(language, heading: \.parkedTitle, message: \.appToAppLanding)
     }
+}
+
+/// An answer that refuses a bearer token (a `Result` failure needs an `Error`).
+struct BearerRefusal: Error {
+    let response: Response
+    init(_ response: Response) { self.response = response }
 }

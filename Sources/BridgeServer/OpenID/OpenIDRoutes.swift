@@ -44,6 +44,7 @@ struct OpenIDRoutes: Sendable {
             try await self.guarded.answer(request, context) { try await self.endSession.respond(request) }
         }
         router.post(RouterPath(AppToAppEndpoints.decisionPath)) { request, _ in await self.appToApp.decide(request) }
+        router.get(RouterPath(AppToAppEndpoints.detailsPath)) { request, _ in await self.appToApp.details(request) }
         router.get(RouterPath(AppToAppEndpoints.resumePath)) { request, context in
             try await self.guarded.answer(request, context) { try await self.appToApp.resume(request, context) }
         }

@@ -6,6 +6,10 @@ public protocol AppToAppStore: Sendable {
     /// The parked page is shown: records the reference its deep link carries.
     func parkAppToApp(_ record: AppToAppRequestRecord) async throws
 
+    /// What the host's app shows before the user decides: the request under `reference` while it is undecided and
+    /// live (a read; nil otherwise).
+    func undecidedAppToApp(_ reference: TokenDigest, at now: Date) async throws -> AppToAppRequestRecord?
+
     /// The host's app approves or denies (one call): decides the request under `reference` once, before it
     /// expires, and only when its client is one of `clientIDs` (the clients the approving app may approve for).
     func decideAppToApp(

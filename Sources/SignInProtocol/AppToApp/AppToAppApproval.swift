@@ -96,3 +96,31 @@ public struct AppToAppApprovalAnswer: Sendable, Hashable, Codable {
         try JSONBody.decode(AppToAppApprovalAnswer.self, from: json, limit: limit, what: "app-to-app approval answer")
     }
 }
+
+/// What the host's app shows before the user decides (`GET` with the reference and its own access token): which
+/// client asks, for which scope, and for how much longer the reference can be decided.
+public struct AppToAppRequestDetails: Sendable, Hashable, Codable {
+    public var clientID: String
+    public var clientName: String
+    /// Space-separated scopes the merchant asked for.
+    public var scope: String
+    /// Seconds until the reference expires.
+    public var expiresIn: Int
+
+    enum CodingKeys: String, CodingKey {
+        case clientID = "client_id", clientName = "client_name", scope, expiresIn = "expires_in"
+    }
+
+    public init(clientID: String, clientName: String, scope: String, expiresIn: Int) {
+        self.clientID = clientID
+        self.clientName = clientName
+        self.scope = scope
+        self.expiresIn = expiresIn
+    }
+
+    public var json: String { JSONBody.encode(self) }
+
+    public static func decode(json: some StringProtocol, limit: InputLimit = .default) throws(OAuthDecodingError) -> AppToAppRequestDetails {
+        try JSONBody.decode(AppToAppRequestDetails.self, from: json, limit: limit, what: "app-to-app request details")
+    }
+}

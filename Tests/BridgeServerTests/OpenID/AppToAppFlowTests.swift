@@ -77,6 +77,17 @@ struct AppToAppFlowTests {
             #expect(parked.body.contains("Continue in the app"))
             #expect(parked.body.contains("name=\"password\""))  // the plain sign-in fallback on the same page
             let reference = try Self.reference(in: parked)
+            // The host app reads who asks and for what before the user decides; reading uses nothing up.
+            for _ in 0..<2 {
+                let details = try await client.executeRequest(
+                    uri: "/oauth2/app-to-app/request?reference=\(reference)", method: .get,
+                    headers: [.authorization: "Bearer \(token)"], body: nil)
+                #expect(details.status == .ok)
+                #expect(
+                    try AppToAppRequestDetails.decode(json: String(buffer: details.body))
+                        == AppToAppRequestDetails(
+                            clientID: "merchant-app", clientName: "Example Merchant", scope: "openid profile", expiresIn: 120))
+            }
             let answer = try await Self.decide(client, token: token, reference: reference, .approve)
             #expect(answer.status == .ok)
             let callback = try Self.callback(answer)
@@ -84,8 +95,12 @@ struct AppToAppFlowTests {
             #expect(callback.state == "merchant-state")
             let resumeURI = try #require(callback.resumeURI)
             #expect(resumeURI.hasPrefix("https://contoso.com/oauth2/app-to-app/resume?token="))
-            // The same reference twice: single use.
+            // The same reference twice: single use, and no longer readable.
             #expect(try await Self.decide(client, token: token, reference: reference, .approve).status == .badRequest)
+            let decided = try await client.executeRequest(
+                uri: "/oauth2/app-to-app/request?reference=\(reference)", method: .get,
+                headers: [.authorization: "Bearer \(token)"], body: nil)
+            #expect(decided.status == .badRequest)
             let resumed = try await merchant.get(try Self.path(of: resumeURI))
             #expect(resumed.status == .found)
             let consent = try await merchant.get(try #require(resumed.location))
@@ -162,6 +177,10 @@ struct AppToAppFlowTests {
             let forbidden = try await Self.decide(client, token: otherApp, reference: reference, .approve)
             #expect(forbidden.status == .forbidden)
             #expect(forbidden.headers[.wwwAuthenticate]?.contains(#"error="insufficient_scope""#) == true)
+            let unreadable = try await client.executeRequest(
+                uri: "/oauth2/app-to-app/request?reference=\(reference)", method: .get,
+                headers: [.authorization: "Bearer \(otherApp)"], body: nil)
+            #expect(unreadable.status == .forbidden)
             let token = try await Self.hostAppToken(client)
             let unknown = try await Self.decide(client, token: token, reference: "not-a-reference", .approve)
             #expect(unknown.status == .badRequest)

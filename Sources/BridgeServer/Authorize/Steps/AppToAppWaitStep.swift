@@ -10,6 +10,8 @@ struct AppToAppPayload: Codable, Sendable, Hashable {
     var state: String?
     var appCallbackURI: String
     var interactionID: String
+    /// The scopes asked for, shown by the host's app before the user decides.
+    var scope: String?
 
     func encoded() throws -> String { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
 
@@ -32,7 +34,8 @@ struct AppToAppWaitStep: InteractionStep {
         let now = environment.now()
         let lifetime = TimeInterval(environment.configuration.appToApp.referenceLifetimeSeconds)
         let payload = AppToAppPayload(
-            state: state.pending.request.state, appCallbackURI: callback, interactionID: state.id)
+            state: state.pending.request.state, appCallbackURI: callback, interactionID: state.id,
+            scope: state.pending.scope)
         try await environment.store.parkAppToApp(
             AppToAppRequestRecord(
                 referenceDigest: reference.digest, interactionDigest: TokenDigest(of: state.id),
