@@ -105,7 +105,12 @@ def run(binary, artifacts: Path):
               "the parked page fits a 390 px phone")
         screenshots(driver, artifacts, "app-to-app-parked")
 
-        # 2. The host app approves through the API and gets the merchant's callback URL.
+        # 2. The host app reads who asks, then approves through the API and gets the merchant's callback URL.
+        status, _, body = http("GET", base + "/oauth2/app-to-app/request?" + urllib.parse.urlencode(
+            {"reference": reference}), {"Authorization": "Bearer " + host_token})
+        details = json.loads(body) if status == 200 else {}
+        check(details.get("client_name") == "Example Merchant" and details.get("scope") == "openid profile email",
+              "the host app reads who asks and for what")
         callback, parameters = approve(base, host_token, reference)
         check(callback.startswith(MERCHANT_CALLBACK + "?"), "the answer is the merchant's app_callback_uri")
         check(parameters.get("state") == state, "the callback carries the request's state")
