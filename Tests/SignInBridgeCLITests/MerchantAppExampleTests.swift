@@ -5,18 +5,7 @@ import Testing
 /// Runs samples/merchant-app step by step and reads each output with SignInProtocol, as the other app would.
 @Suite struct MerchantAppExampleTests {
     static func runExample(_ arguments: String...) throws -> (status: Int32, stdout: String) {
-        let cli = try #require(CLIRunner.executable)
-        let process = Process()
-        process.executableURL = cli.deletingLastPathComponent().appendingPathComponent("MerchantAppExample")
-        process.arguments = arguments
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CLIRunner.runSibling("MerchantAppExample", arguments)
     }
 
     @Test func theAuthorizeURLAsksForAppToAppWithBothURIsAndThePrintedVerifierAnswersItsChallenge() throws {
