@@ -189,6 +189,15 @@ struct AppToAppFlowTests {
         }
     }
 
+    @Test func theDefaultDeepLinkOpenedInABrowserSaysToUseTheApp() async throws {
+        let bridge = try await OpenIDFixture.make()
+        try await bridge.app.makeApplication().test(.live) { client in
+            let page = try await TestBrowser(client).get("/app-to-app?reference=abc")
+            #expect(page.status == .ok)
+            #expect(page.body.contains("Open this link on a phone or tablet with the app installed"))
+        }
+    }
+
     @Test func theParkedPageStillSignsInWithAPassword() async throws {
         let bridge = try await OpenIDFixture.make()
         try await bridge.app.makeApplication().test(.live) { client in

@@ -47,3 +47,28 @@ struct ExtensionPointTests {
         #expect(names == ["FinishStep", "AppToAppWaitStep", "SignInStep", "ConsentStep"])
     }
 }
+
+/// The configuration rules of the app-to-app clients.
+@Suite("App-to-app configuration")
+struct AppToAppConfigurationTests {
+    static func problems(_ yaml: String) -> [String] {
+        do {
+            _ = try ConfigurationLoader(environment: [:]).load(yaml: yaml)
+            return []
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    @Test(arguments: [
+        ("appToAppApprovers: [host-app]", "appToAppApprovers: [nobody]", "clients[1].appToAppApprovers[0]: names no configured client \"nobody\""),
+        ("appToAppApprovers: [host-app]", "appToAppApprovers: [merchant-app]", "clients[1].appToAppApprovers[0]: \"merchant-app\" must be a first-party client"),
+        ("    appCallbackUris: [com.example.merchant:/app-callback]\n", "", "clients[1].appCallbackUris: app-to-app needs both appCallbackUris and appToAppApprovers"),
+    ])
+    func approversMustBeConfiguredFirstPartyClientsAndComeWithCallbackURIs(replace: String, with: String, message: String) {
+        let yaml = OpenIDFixture.yaml.replacingOccurrences(of: replace, with: with)
+        #expect(yaml != OpenIDFixture.yaml)
+        #expect(Self.problems(OpenIDFixture.yaml).isEmpty)
+        #expect(Self.problems(yaml).contains { $0.contains(message) }, "\(Self.problems(yaml))")
+    }
+}
