@@ -37,9 +37,10 @@ test: test-deps
 	python3 scripts/test/conform/fixture_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/serve_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/openapi.sh
+	.build/venv-test/bin/python scripts/test/oidc_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	@$(MAKE) --no-print-directory e2e
 
-# Headless Chromium through the Office flow; screenshots in artifacts/e2e/.
+# Headless Chromium through the Office flow and the app-to-app provider flow; screenshots in artifacts/e2e/.
 e2e: test-deps
 	@bash scripts/e2e/office_flow.sh
 

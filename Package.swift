@@ -181,6 +181,13 @@ let package = Package(
             path: "Fuzz/SignInBridgeFuzz"
         ),
         .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
+        // A merchant app's app_to_app sign-in with this server as the provider (samples/merchant-app/README.md).
+        .executableTarget(
+            name: "MerchantAppExample",
+            dependencies: ["SignInProtocol"],
+            path: "samples/merchant-app",
+            exclude: ["README.md"]
+        ),
         // Not a test: To/Back URL codec speed against URLComponents, run by scripts/bench/protocol.sh (release).
         .executableTarget(
             name: "ProtocolBench",
@@ -251,7 +258,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SignInBridgeCLITests",
-            dependencies: ["SignInBridgeCLI", "PartnerAppExample"]
+            dependencies: ["SignInBridgeCLI", "PartnerAppExample", "MerchantAppExample", "SignInProtocol"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -137,6 +137,31 @@ enum PostgresSchema {
             "CREATE INDEX refresh_tokens_by_expiry ON refresh_tokens (expires_at)",
             "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
             "CREATE INDEX pending_authorizations_by_expiry ON pending_authorizations (expires_at)",
+        ],
+        // 2: OpenID Connect: the request's nonce travels to the code, with the sign-in time the ID token reports,
+        // and users may have the email and phone claims (OpenID Connect Core §5.1).
+        [
+            "ALTER TABLE pending_authorizations ADD COLUMN nonce text",
+            "ALTER TABLE authorization_codes ADD COLUMN nonce text",
+            "ALTER TABLE authorization_codes ADD COLUMN auth_time bigint",
+            "ALTER TABLE users ADD COLUMN email text",
+            "ALTER TABLE users ADD COLUMN phone_number text",
+            // The app-to-app flow's parked references (`AppToAppStore`).
+            """
+            CREATE TABLE app_to_app_requests (
+                reference_digest text PRIMARY KEY,
+                interaction_digest text NOT NULL,
+                client_id text NOT NULL,
+                payload text NOT NULL,
+                created_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                user_id text,
+                resume_digest text UNIQUE,
+                decided_at bigint,
+                resumed_at bigint
+            )
+            """,
+            "CREATE INDEX app_to_app_requests_by_expiry ON app_to_app_requests (expires_at)",
         ]
     ]
 }

@@ -21,13 +21,13 @@ extension PostgresStore {
         let earliestMS = AuthorizationDecision.earliestSignIn(terms, now: now)
             .map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.up)) } ?? Int64.min
         let (grant, code) = AuthorizationDecision.issued(
-            pending, user: UserRecord(id: "", signInName: ""), issue: issue, at: now)
+            pending, user: UserRecord(id: "", signInName: ""), issue: issue, authTime: nil, at: now)
         let row = try await rows(
             Subject("authorization request", tables: Self.issuedTables),
             """
             WITH s AS (
                 SELECT u.id AS u_id, u.sign_in_name AS u_sign_in_name, u.friendly_name AS u_friendly_name,
-                    u.password_hash AS u_password_hash, c.scope AS c_scope
+                    u.password_hash AS u_password_hash, c.scope AS c_scope, s.created_at AS s_created_at
                 FROM sessions s JOIN users u ON u.id = s.user_id
                     LEFT JOIN consents c ON c.user_id = u.id AND c.client_id = \(pending.clientID)
                 WHERE s.digest = \(session.hex) AND s.ended_at IS NULL AND s.expires_at > \(nowMS)
@@ -46,9 +46,10 @@ extension PostgresStore {
             ),
             code AS (
                 INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                    code_challenge_method, scope, issued_at, expires_at)
+                    code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
                 SELECT \(code.digest.hex), id, \(code.clientID), \(code.redirectURI), \(code.codeChallenge)::text,
-                    \(code.codeChallengeMethod)::text, \(code.scope), \(nowMS), \(Milliseconds.from(code.expiresAt))
+                    \(code.codeChallengeMethod)::text, \(code.scope), \(nowMS), \(Milliseconds.from(code.expiresAt)),
+                    \(code.nonce)::text, (SELECT s_created_at FROM ok)
                 FROM grant_row
                 RETURNING digest
             ),
@@ -56,13 +57,13 @@ extension PostgresStore {
                 INSERT INTO pending_authorizations
                     (digest, client_id, browser_digest, csrf_digest, payload, created_at, expires_at, redirect_uri,
                      scope, code_challenge, code_challenge_method, session_context, consent, sign_in_after,
-                     max_age_seconds)
+                     max_age_seconds, nonce)
                 SELECT \(pending.digest.hex), \(pending.clientID), \(pending.browserDigest.hex),
                     \(pending.csrfDigest.hex), \(pending.payload), \(Milliseconds.from(pending.createdAt)),
                     \(Milliseconds.from(pending.expiresAt)), \(terms.redirectURI), \(terms.scope),
                     \(terms.codeChallenge)::text, \(terms.codeChallengeMethod)::text, \(terms.sessionContext)::text,
                     \(terms.consent.rawValue), \(Milliseconds.from(terms.signInAfter))::bigint,
-                    \(terms.maxAgeSeconds.map { Int64($0) })::bigint
+                    \(terms.maxAgeSeconds.map { Int64($0) })::bigint, \(terms.nonce)::text
                 WHERE \(park) AND NOT EXISTS (SELECT 1 FROM ok)
                 RETURNING digest
             )
@@ -73,7 +74,8 @@ extension PostgresStore {
         guard let row, try row.optionalText("u_id") != nil else { return .needsSignIn }
         let user = try Self.user(row, prefix: "u_")
         guard try row.int("issued") == 1 else { return .needsConsent(user) }
-        let (issuedGrant, issuedCode) = AuthorizationDecision.issued(pending, user: user, issue: issue, at: now)
+        let (issuedGrant, issuedCode) = AuthorizationDecision.issued(
+            pending, user: user, issue: issue, authTime: try row.optionalDate("s_created_at"), at: now)
         return .issued(issuedGrant, issuedCode, user)
     }
 
@@ -99,7 +101,7 @@ extension PostgresStore {
             s AS (
                 SELECT u.id AS u_id, u.sign_in_name AS u_sign_in_name, u.friendly_name AS u_friendly_name,
                     u.password_hash AS u_password_hash, c.scope AS c_scope, mine.client_id AS p_client_id,
-                    mine.scope AS p_scope, mine.consent AS p_consent
+                    mine.scope AS p_scope, mine.consent AS p_consent, s.created_at AS s_created_at
                 FROM mine JOIN sessions s ON s.digest = \(session?.hex)::text AND s.ended_at IS NULL
                         AND s.expires_at > \(nowMS)
                         AND s.created_at >= coalesce(
@@ -139,14 +141,15 @@ extension PostgresStore {
             ),
             code AS (
                 INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                    code_challenge_method, scope, issued_at, expires_at)
+                    code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
                 SELECT \(issue.codeDigest.hex), grant_row.id, taken.client_id, taken.redirect_uri, taken.code_challenge,
-                    taken.code_challenge_method, taken.scope, \(nowMS), \(Milliseconds.from(issue.codeExpiresAt))
+                    taken.code_challenge_method, taken.scope, \(nowMS), \(Milliseconds.from(issue.codeExpiresAt)),
+                    taken.nonce, (SELECT s_created_at FROM ok)
                 FROM grant_row, taken
                 RETURNING digest
             )
             SELECT p.*, (SELECT count(*) FROM mine) AS mine, s.u_id, s.u_sign_in_name, s.u_friendly_name,
-                s.u_password_hash, (SELECT count(*) FROM ok) AS ok, (SELECT count(*) FROM code) AS issued
+                s.u_password_hash, s.s_created_at, (SELECT count(*) FROM ok) AS ok, (SELECT count(*) FROM code) AS issued
             FROM p LEFT JOIN s ON true
             """
         ).first
@@ -156,7 +159,8 @@ extension PostgresStore {
         guard try row.optionalText("u_id") != nil else { return .progress(pending, .needsSignIn) }
         let user = try Self.user(row, prefix: "u_")
         if try row.int("issued") == 1 {
-            let (grant, code) = AuthorizationDecision.issued(pending, user: user, issue: issue, at: now)
+            let (grant, code) = AuthorizationDecision.issued(
+                pending, user: user, issue: issue, authTime: try row.optionalDate("s_created_at"), at: now)
             return .progress(pending, .issued(grant, code, user))
         }
         // Decided to issue, but a concurrent step took the request first: it is gone.

@@ -16,10 +16,10 @@ extension PostgresStore {
             Subject("authorization code"),
             """
             INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                code_challenge_method, scope, issued_at, expires_at)
+                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
             VALUES (\(code.digest.hex), \(code.grantID.rawValue), \(code.clientID), \(code.redirectURI),
                 \(code.codeChallenge), \(code.codeChallengeMethod), \(code.scope), \(Milliseconds.from(code.issuedAt)),
-                \(Milliseconds.from(code.expiresAt)))
+                \(Milliseconds.from(code.expiresAt)), \(code.nonce), \(Milliseconds.from(code.authTime)))
             """)
     }
 
@@ -100,7 +100,8 @@ extension PostgresStore {
                     digest: digest, grantID: grant.id, clientID: try row.text("client_id"),
                     redirectURI: try row.text("redirect_uri"), codeChallenge: try row.optionalText("code_challenge"),
                     codeChallengeMethod: try row.optionalText("code_challenge_method"), scope: try row.text("scope"),
-                    issuedAt: try row.date("issued_at"), expiresAt: try row.date("expires_at")),
+                    issuedAt: try row.date("issued_at"), expiresAt: try row.date("expires_at"),
+                    nonce: try row.optionalText("nonce"), authTime: try row.optionalDate("auth_time")),
                 grant)
         }
         // The order of the SQLite store: a replay first (even after expiry), then revocation, then expiry.

@@ -22,10 +22,12 @@ extension PostgresStore {
             Subject("user \(user.id) or sign-in name \(user.signInName)"),
             """
             WITH saved AS (
-                INSERT INTO users (id, sign_in_name, friendly_name, password_hash)
-                VALUES (\(user.id), \(user.signInName), \(user.friendlyName), \(user.passwordHash))
+                INSERT INTO users (id, sign_in_name, friendly_name, password_hash, email, phone_number)
+                VALUES (\(user.id), \(user.signInName), \(user.friendlyName), \(user.passwordHash), \(user.email),
+                    \(user.phoneNumber))
                 ON CONFLICT (id) DO UPDATE SET sign_in_name = excluded.sign_in_name,
-                    friendly_name = excluded.friendly_name, password_hash = excluded.password_hash
+                    friendly_name = excluded.friendly_name, password_hash = excluded.password_hash,
+                    email = excluded.email, phone_number = excluded.phone_number
                 RETURNING id
             )
             SELECT \(unescaped: notifyChange) FROM saved
@@ -60,7 +62,13 @@ extension PostgresStore {
         return try row?.int("changed") == 1
     }
 
-    static func user(_ row: PostgresRandomAccessRow) throws -> UserRecord { try user(row, prefix: "") }
+    /// A whole `users` row, with the OpenID Connect claim columns.
+    static func user(_ row: PostgresRandomAccessRow) throws -> UserRecord {
+        var user = try user(row, prefix: "")
+        user.email = try row.optionalText("email")
+        user.phoneNumber = try row.optionalText("phone_number")
+        return user
+    }
 
     /// A `users` row, its columns prefixed (`u_`) when it came through a join.
     static func user(_ row: PostgresRandomAccessRow, prefix: String) throws -> UserRecord {

@@ -154,5 +154,29 @@ enum SQLiteSchema {
             "ALTER TABLE pending_authorizations ADD COLUMN sign_in_after INTEGER",
             "ALTER TABLE pending_authorizations ADD COLUMN max_age_seconds INTEGER",
         ],
+        // 5: OpenID Connect: the request's nonce travels to the code, with the sign-in time the ID token reports,
+        // and users may have the email and phone claims (OpenID Connect Core §5.1).
+        [
+            "ALTER TABLE pending_authorizations ADD COLUMN nonce TEXT",
+            "ALTER TABLE authorization_codes ADD COLUMN nonce TEXT",
+            "ALTER TABLE authorization_codes ADD COLUMN auth_time INTEGER",
+            "ALTER TABLE users ADD COLUMN email TEXT",
+            "ALTER TABLE users ADD COLUMN phone_number TEXT",
+            // The app-to-app flow's parked references (`AppToAppStore`).
+            """
+            CREATE TABLE app_to_app_requests (
+                reference_digest TEXT PRIMARY KEY NOT NULL,
+                interaction_digest TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                user_id TEXT,
+                resume_digest TEXT UNIQUE,
+                decided_at INTEGER,
+                resumed_at INTEGER
+            )
+            """,
+        ],
     ]
 }

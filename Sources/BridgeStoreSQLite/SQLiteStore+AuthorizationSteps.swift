@@ -100,7 +100,8 @@ extension SQLiteStore {
             terms.consent = .notNeeded
         }
         guard AuthorizationDecision.consentSuffices(consent, for: terms) else { return .needsConsent(user) }
-        let (grant, code) = AuthorizationDecision.issued(pending, user: user, issue: issue, at: now)
+        let (grant, code) = AuthorizationDecision.issued(
+            pending, user: user, issue: issue, authTime: sessionRecord.createdAt, at: now)
         try insertGrant(grant, in: tx)
         try insertCode(code, in: tx)
         return .issued(grant, code, user)

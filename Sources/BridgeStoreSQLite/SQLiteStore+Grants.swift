@@ -9,20 +9,27 @@ extension SQLiteStore {
         return try await transaction("user \(user.id) or sign-in name \(user.signInName)") { tx in
             try tx.query(
                 """
-                INSERT INTO users (id, sign_in_name, friendly_name, password_hash) VALUES (?, ?, ?, ?)
+                INSERT INTO users (id, sign_in_name, friendly_name, password_hash, email, phone_number)
+                VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET sign_in_name = excluded.sign_in_name,
-                    friendly_name = excluded.friendly_name, password_hash = excluded.password_hash
+                    friendly_name = excluded.friendly_name, password_hash = excluded.password_hash,
+                    email = excluded.email, phone_number = excluded.phone_number
                 """,
-                [.text(user.id), .text(user.signInName), .optionalText(user.friendlyName), .optionalText(user.passwordHash)])
+                [
+                    .text(user.id), .text(user.signInName), .optionalText(user.friendlyName),
+                    .optionalText(user.passwordHash), .optionalText(user.email), .optionalText(user.phoneNumber),
+                ])
         }
     }
 
     public func user(id: String) async throws -> UserRecord? {
-        try await read("SELECT * FROM users WHERE id = ?", [.text(id)]).first.map { try Self.user($0) }
+        try await read("SELECT * FROM users WHERE id = ?", [.text(id)]).first.map { try Self.userWithClaims($0) }
     }
 
     public func user(signInName: String) async throws -> UserRecord? {
-        try await read("SELECT * FROM users WHERE sign_in_name = ?", [.text(signInName)]).first.map { try Self.user($0) }
+        try await read("SELECT * FROM users WHERE sign_in_name = ?", [.text(signInName)]).first.map {
+            try Self.userWithClaims($0)
+        }
     }
 
     /// Reads the user columns of `row`, prefixed `u_` when the row is a join.
@@ -31,6 +38,14 @@ extension SQLiteStore {
             id: try row.text(prefix + "id"), signInName: try row.text(prefix + "sign_in_name"),
             friendlyName: try row.optionalText(prefix + "friendly_name"),
             passwordHash: try row.optionalText(prefix + "password_hash"))
+    }
+
+    /// A whole `users` row, with the OpenID Connect claim columns.
+    static func userWithClaims(_ row: SQLiteRow) throws -> UserRecord {
+        var user = try user(row)
+        user.email = try row.optionalText("email")
+        user.phoneNumber = try row.optionalText("phone_number")
+        return user
     }
 }
 
@@ -135,7 +150,10 @@ extension SQLiteStore {
     public func purgeExpired(before cutoff: Date) async throws -> Int {
         try await transaction("purge") { tx in
             var count = 0
-            for table in ["access_tokens", "wopi_access_tokens", "authorization_codes", "sessions", "pending_authorizations"] {
+            for table in [
+                "access_tokens", "wopi_access_tokens", "authorization_codes", "sessions", "pending_authorizations",
+                "app_to_app_requests",
+            ] {
                 try tx.query("DELETE FROM \(table) WHERE expires_at < ?", [.millis(cutoff)])
                 count += tx.changes()
             }

@@ -27,8 +27,9 @@ extension SQLiteStore {
             """
             INSERT INTO pending_authorizations
                 (digest, client_id, browser_digest, csrf_digest, payload, created_at, expires_at, redirect_uri, scope,
-                 code_challenge, code_challenge_method, session_context, consent, sign_in_after, max_age_seconds)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 code_challenge, code_challenge_method, session_context, consent, sign_in_after, max_age_seconds,
+                 nonce)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.digest.hex), .text(record.clientID), .text(record.browserDigest.hex),
@@ -36,7 +37,7 @@ extension SQLiteStore {
                 .millis(record.expiresAt), .text(terms.redirectURI), .text(terms.scope),
                 .optionalText(terms.codeChallenge), .optionalText(terms.codeChallengeMethod),
                 .optionalText(terms.sessionContext), .text(terms.consent.rawValue), .millis(terms.signInAfter),
-                terms.maxAgeSeconds.map { .integer($0) } ?? .null,
+                terms.maxAgeSeconds.map { .integer($0) } ?? .null, .optionalText(terms.nonce),
             ])
     }
 
@@ -75,7 +76,8 @@ extension SQLiteStore {
                 sessionContext: try row.optionalText("session_context"),
                 consent: consent,
                 signInAfter: try row.optionalDate("sign_in_after"),
-                maxAgeSeconds: try row.optionalInt64("max_age_seconds").map { Int($0) }),
+                maxAgeSeconds: try row.optionalInt64("max_age_seconds").map { Int($0) },
+                nonce: try row.optionalText("nonce")),
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
     }
 }

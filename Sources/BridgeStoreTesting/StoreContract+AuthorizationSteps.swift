@@ -54,7 +54,7 @@ enum AuthorizationStepContract {
             #expect(code == AuthorizationCodeRecord(
                 digest: TokenDigest(of: "code-1"), grantID: grant.id, clientID: "office", redirectURI: "https://localhost",
                 codeChallenge: "challenge", codeChallengeMethod: "S256", scope: "wopi", issuedAt: seconds(20),
-                expiresAt: seconds(100)))
+                expiresAt: seconds(100), authTime: seconds(5)))  // the session's sign-in, for the ID token
             #expect(try await store.grant(id: grant.id) == grant)
             #expect(try await store.redeemAuthorizationCode(TokenDigest(of: "code-1"), at: seconds(21)) == .redeemed(code, grant))
             #expect(try await store.pendingAuthorization(request().digest, at: seconds(21)) == nil)

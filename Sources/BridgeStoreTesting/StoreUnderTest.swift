@@ -42,7 +42,7 @@ public enum StoreContract {
     public static var checks: [StoreContractCheck] {
         UserContract.all + TokenContract.all + TokenResponseContract.all + SingleUseContract.all
             + RefreshTokenStatusContract.all + ReuseGraceContract.all + SignInContract.all + BurstContract.all
-            + AuthorizationStepContract.all + TokenStepContract.all + BootstrapStepContract.all
+            + AuthorizationStepContract.all + TokenStepContract.all + BootstrapStepContract.all + AppToAppContract.all
     }
 }
 

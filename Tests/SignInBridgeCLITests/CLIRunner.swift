@@ -5,6 +5,25 @@ import Testing
 ///
 /// Other command test files use it as `try CLIRunner.run("url", "decode", …)`.
 enum CLIRunner {
+    /// Runs an executable built next to `signin-bridge` (a sample target), stdout only.
+    static func runSibling(
+        _ name: String, _ arguments: [String], environment: [String: String]? = nil
+    ) throws -> (status: Int32, stdout: String) {
+        let cli = try #require(executable)
+        let process = Process()
+        process.executableURL = cli.deletingLastPathComponent().appendingPathComponent(name)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     struct Output {
         var status: Int32
         var stdout: String

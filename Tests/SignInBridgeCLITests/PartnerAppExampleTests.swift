@@ -5,19 +5,7 @@ import Testing
 /// `signin-bridge` decodes the Back URL.
 @Suite struct PartnerAppExampleTests {
     static func runExample(_ arguments: String...) throws -> (status: Int32, stdout: String) {
-        let cli = try #require(CLIRunner.executable)
-        let process = Process()
-        process.executableURL = cli.deletingLastPathComponent().appendingPathComponent("PartnerAppExample")
-        process.arguments = arguments
-        process.environment = ["OFFICE_CLIENT_ID": "abcdefg"]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CLIRunner.runSibling("PartnerAppExample", arguments, environment: ["OFFICE_CLIENT_ID": "abcdefg"])
     }
 
     @Test func answersOfficeWithACodeOrTheErrorFormAndKeepsTheAction() throws {

@@ -27,4 +27,18 @@ struct Base64URLTests {
             #expect(Base64URL.encode(bytes) == foundation)
         }
     }
+
+    @Test func decodeReadsRFC7515AppendixCAndRefusesWhatNoEncodingGives() {
+        #expect(Base64URL.decode("A-z_4ME") == [3, 236, 255, 224, 193])
+        #expect(Base64URL.decode("") == [])
+        #expect(Base64URL.decode("A+z/4ME") == nil)  // standard base64's characters
+        #expect(Base64URL.decode("A-z_4ME=") == nil)  // padding
+        #expect(Base64URL.decode("A-z_4") == nil)  // a length no encoding has (4n + 1)
+    }
+
+    @Test func decodeUndoesEncodeForAnyBytes() async {
+        await propertyCheck(input: Gen<UInt8>.uint8().array(of: 0...80)) { bytes in
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+        }
+    }
 }

@@ -11,6 +11,7 @@ Starts signin-bridge itself on a free loopback port with a temporary SQLite file
 and tablet (1024x1366) screenshots of the sign-in and consent pages. Exits 0 on success, 1 on a failed check.
 """
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -152,9 +153,12 @@ def stop_url_from_log(driver):
     return None
 
 
-def run(binary, artifacts: Path):
-    artifacts.mkdir(parents=True, exist_ok=True)
-    directory = Path(tempfile.mkdtemp(prefix="signin-bridge-e2e-"))
+@contextlib.contextmanager
+def serving(binary, prefix="signin-bridge-e2e-"):
+    """signin-bridge on a free loopback port with the sample config and a temporary SQLite file, and a Chromium
+    driver; yields (base URL, port, driver). On a failed check the server log's tail goes to stderr; the browser and
+    the server stop in any case."""
+    directory = Path(tempfile.mkdtemp(prefix=prefix))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     config = write_config(directory, port)
@@ -164,7 +168,41 @@ def run(binary, artifacts: Path):
     try:
         wait_until_serving(base, server)
         print(f"     signin-bridge serving on {base} (data in {directory})")
+        driver = make_driver()
+        emulate(driver, PHONE)
+        yield base, port, driver
+    except CheckFailed:
+        log.flush()
+        print((directory / "server.log").read_text()[-4000:], file=sys.stderr)
+        raise
+    finally:
+        if driver is not None:
+            driver.quit()
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
 
+
+def main_with(run, passed, description):
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--binary", required=True, help="the signin-bridge executable")
+    parser.add_argument("--artifacts", default="artifacts/e2e", help="where screenshots go")
+    args = parser.parse_args()
+    artifacts = Path(args.artifacts).resolve()
+    artifacts.mkdir(parents=True, exist_ok=True)
+    try:
+        run(os.path.abspath(args.binary), artifacts)
+    except CheckFailed as failure:
+        print(f"FAIL {failure}", file=sys.stderr)
+        sys.exit(1)
+    print(passed)
+
+
+def run(binary, artifacts: Path):
+    with serving(binary) as (base, _, driver):
         # 1. Bootstrap without a token: 401 and the challenge.
         status, headers, _ = http("GET", base + "/wopibootstrapper")
         check(status == 401, "GET /wopibootstrapper without a token answers 401")
@@ -175,8 +213,6 @@ def run(binary, artifacts: Path):
         check(authorization_uri == base + "/oauth2/authorize", f"authorization_uri is {authorization_uri}")
 
         # 2a. The page language follows Office's rs (here Norwegian Bokmal, as for Vipps).
-        driver = make_driver()
-        emulate(driver, PHONE)
         driver.get(f"{authorization_uri}?client_id=office&response_type=code&rs=nb-NO&build=16.0&platform=android")
         check(driver.find_element(By.TAG_NAME, "h1").text == "Logg inn", "rs=nb-NO gives the Norwegian page")
         screenshots(driver, artifacts, "signin-nb", sizes=(("phone", PHONE),))
@@ -250,33 +286,7 @@ def run(binary, artifacts: Path):
         check(status == 200, f"GET /wopibootstrapper with the token answers 200 (got {status})")
         bootstrap = json.loads(body)["Bootstrap"]
         check(bootstrap.get("SignInName") == DEMO_USER, "the bootstrap names the signed-in user")
-    except CheckFailed:
-        log.flush()
-        print((directory / "server.log").read_text()[-4000:], file=sys.stderr)
-        raise
-    finally:
-        if driver is not None:
-            driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", required=True, help="the signin-bridge executable")
-    parser.add_argument("--artifacts", default="artifacts/e2e", help="where screenshots go")
-    args = parser.parse_args()
-    try:
-        run(os.path.abspath(args.binary), Path(args.artifacts).resolve())
-    except CheckFailed as failure:
-        print(f"FAIL {failure}", file=sys.stderr)
-        sys.exit(1)
-    print("e2e: Office flow passed")
 
 
 if __name__ == "__main__":
-    main()
+    main_with(run, "e2e: Office flow passed", __doc__.splitlines()[0])

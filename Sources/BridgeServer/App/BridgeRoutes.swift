@@ -28,6 +28,8 @@ struct BridgeRoutes: Sendable {
         let resourceMetadata = JSONBody.encode(ProtectedResourceMetadata(configuration: configuration))
         let jwks = Array(keys.jwksJSON.utf8)
         router.get("/.well-known/oauth-authorization-server") { _, _ in Self.json(serverMetadata, cacheable: true) }
+        // OpenID Connect Discovery 1.0 §4: the same document (see `AuthorizationServerMetadata`).
+        router.get("/.well-known/openid-configuration") { _, _ in Self.json(serverMetadata, cacheable: true) }
         router.get("/.well-known/oauth-protected-resource") { _, _ in Self.json(resourceMetadata, cacheable: true) }
         router.get("/.well-known/jwks.json") { _, _ in Self.json(jwks, cacheable: true) }
         registerAuthorize(on: router)

@@ -50,7 +50,7 @@ public struct BridgeServerApp: Sendable {
             try await store.saveUser(
                 UserRecord(
                     id: user.id, signInName: user.signInName, friendlyName: user.friendlyName,
-                    passwordHash: user.passwordHash))
+                    passwordHash: user.passwordHash, email: user.email, phoneNumber: user.phoneNumber))
         }
     }
 
@@ -79,6 +79,8 @@ public struct BridgeServerApp: Sendable {
                 maxHeaderValueBytes: configuration.limits.maxHeaderValueBytes,
                 maxBodyBytes: configuration.limits.maxBodyBytes))
         routes.register(on: router)
+        OpenIDRoutes(configuration: configuration, store: store, keys: keys, verifier: verifier, now: now)
+            .register(on: router)
         OAuthRoutes(configuration: configuration, store: store, keys: keys, verifier: verifier, now: now)
             .register(on: router, logger: logger)
 

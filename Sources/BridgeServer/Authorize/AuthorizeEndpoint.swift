@@ -70,7 +70,7 @@ struct AuthorizeEndpoint: Sendable {
         let (code, issue) = interaction.completion.newCode(at: now)
         let progress = try await environment.store.startAuthorization(
             record, session: interaction.sessionDigest(request), issue: issue, park: !pending.showsNoPages, at: now)
-        var response = interaction.respond(
+        var response = try await interaction.respond(
             to: progress, code: code, id: id, pending: pending, client: client, browserSecret: browserSecret,
             method: request.method, context: context)
         for cookie in newCookies { response.setCookie(cookie) }

@@ -22,7 +22,8 @@ struct AuthorizePipeline: Sendable {
         checkClient = CheckClient(clients: configuration.clients)
         checks = [
             CheckResponseType(), CheckState(), CheckScope(), CheckPKCEChallenge(allowPlain: configuration.authorize.allowPlainPKCE),
-            CheckOfficeParameters(), CheckPrompt(),
+            CheckOfficeParameters(), CheckPrompt(), CheckNonce(),
+            CheckAppToApp(),
         ]
     }
 

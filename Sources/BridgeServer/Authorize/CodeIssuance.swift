@@ -26,8 +26,10 @@ struct CodeIssuance: Sendable {
         context.logger.info(
             "authorization code issued",
             metadata: ["client": .string(client.id), "user": .string(grant.userID), "grant": .string(grant.id.rawValue)])
+        // The app-to-app flow's final redirect carries the granted scope too, as the Vipps pages show it.
         let response = AuthorizationResponse.success(
-            code: code.value, state: pending.request.state, tokenEndpoint: client.tokenEndpointOverride,
+            code: code.value, state: pending.request.state,
+            scope: pending.appCallbackURI == nil ? nil : pending.scope, tokenEndpoint: client.tokenEndpointOverride,
             sessionContext: grant.sessionContext)
         return AuthorizeEnvironment.redirect(to: response.redirectURL(to: pending.redirectURI), after: method)
     }

@@ -47,44 +47,23 @@ struct InteractionEndpoints: Sendable {
                 // The consent form of a session that ended meanwhile: back to the step, which asks to sign in.
                 return AuthorizeEnvironment.redirect(to: AuthorizeEnvironment.interactionPath(idSecret), after: .post)
             }
-            return respond(
+            return try await respond(
                 to: progress, code: code, id: idSecret, pending: pending, client: client, browserSecret: browserSecret,
                 method: method, context: context)
         }
     }
 
-    /// The answer to where a request stands: the redirect with the code, or the sign-in or consent page (for
-    /// `prompt=none`, `login_required` or `consent_required` instead, OpenID Connect Core §3.1.2.6).
+    /// The answer to where a request stands: the first of `InteractionSteps.sequence` that applies.
     func respond(
         to progress: AuthorizationProgress, code: SecretToken, id: String, pending: PendingAuthorization,
         client: BridgeConfiguration.Client, browserSecret: String, method: HTTPRequest.Method,
         context: BridgeRequestContext
-    ) -> Response {
-        let csrf = CSRFToken.derive(browserSecret: browserSecret, interactionID: id)
-        let formTarget = PageRenderer.formTarget(for: pending.redirectURI)
-        switch progress {
-        case .issued(let grant, _, _):
-            return completion.redirect(code: code, grant: grant, pending: pending, client: client, method: method, context: context)
-        case .needsSignIn where pending.showsNoPages:
-            return completion.refuse(
-                pending, OAuthError(.other("login_required"), description: "the user must sign in"), method: method,
-                context: context)
-        case .needsSignIn:
-            return environment.pages.signIn(
-                .init(
-                    language: pending.language, clientName: client.displayName,
-                    action: AuthorizeEnvironment.interactionPath(id) + "/signin", csrfToken: csrf, formTarget: formTarget))
-        case .needsConsent where pending.showsNoPages:
-            return completion.refuse(
-                pending, OAuthError(.other("consent_required"), description: "the user must allow this client first"),
-                method: method, context: context)
-        case .needsConsent(let user):
-            return environment.pages.consent(
-                .init(
-                    language: pending.language, clientName: client.displayName,
-                    userName: user.friendlyName ?? user.signInName, scopes: pending.scopes,
-                    action: AuthorizeEnvironment.interactionPath(id) + "/consent", csrfToken: csrf, formTarget: formTarget))
-        }
+    ) async throws -> Response {
+        try await InteractionSteps.answer(
+            InteractionState(
+                progress: progress, code: code, id: id, pending: pending, client: client, browserSecret: browserSecret,
+                method: method, context: context),
+            environment: environment, completion: completion)
     }
 
     func consent(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {

@@ -16,6 +16,10 @@ struct PendingAuthorization: Sendable, Codable, Hashable {
     /// `prompt` values and `max_age` (`CheckPrompt`); optional so that requests stored before them still decode.
     var prompt: [String]?
     var maxAge: Int?
+    /// OpenID Connect `nonce` (`CheckNonce`); optional for the same reason.
+    var nonce: String?
+    /// `app_callback_uri` of a `requested_flow=app_to_app` request (`CheckAppToApp`).
+    var appCallbackURI: String?
 
     init(_ draft: AuthorizationDraft, language: PageLanguage) {
         clientID = draft.client.id
@@ -27,6 +31,8 @@ struct PendingAuthorization: Sendable, Codable, Hashable {
         self.language = language
         prompt = draft.prompt.isEmpty ? nil : draft.prompt.sorted()
         maxAge = draft.maxAge
+        nonce = draft.nonce
+        appCallbackURI = draft.appCallbackURI
     }
 
     /// `prompt=none`: answer with a code or an error, never with a page.
@@ -45,7 +51,7 @@ struct PendingAuthorization: Sendable, Codable, Hashable {
         return AuthorizationTerms(
             redirectURI: redirectURI, scope: scope, codeChallenge: codeChallenge, codeChallengeMethod: codeChallengeMethod,
             sessionContext: (client.sessionContext ?? false) ? CodeIssuance.newSessionContext() : nil, consent: consent,
-            signInAfter: freshSignIn ? requestedAt : nil, maxAgeSeconds: maxAge)
+            signInAfter: freshSignIn ? requestedAt : nil, maxAgeSeconds: maxAge, nonce: nonce)
     }
 
     var scopes: [String] { scope.split(separator: " ").map(String.init) }

@@ -108,6 +108,14 @@ enum BridgeConfigSchema {
         "allowPlainPKCE": { "type": "boolean", "default": false }
       }
     },
+    "appToApp": {
+      "type": "object", "additionalProperties": false,
+      "description": "requested_flow=app_to_app: the host's own app approves third-party sign-ins",
+      "properties": {
+        "deepLink": { "type": "string", "minLength": 1, "maxLength": 2048, "description": "the parked page's link into the host's app, before ?reference=...; default: <issuer>/app-to-app" },
+        "referenceLifetimeSeconds": { "type": "integer", "minimum": 30, "maximum": 900, "default": 300 }
+      }
+    },
     "signIn": {
       "type": "object", "additionalProperties": false,
       "properties": {
@@ -208,7 +216,11 @@ enum BridgeConfigSchema {
           "scopes": {
             "type": "array", "uniqueItems": true, "maxItems": 32,
             "items": { "type": "string", "pattern": "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$" }
-          }
+          },
+          "requireNonce": { "type": "boolean", "default": false, "description": "refuse OpenID Connect requests without nonce" },
+          "postLogoutRedirectUris": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 2048 } },
+          "appCallbackUris": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 2048 }, "description": "app_callback_uri values for requested_flow=app_to_app, matched exactly" },
+          "appToAppApprovers": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 128 }, "description": "first-party client ids whose access tokens may approve this client's app_to_app requests" }
         }
       }
     },
@@ -223,7 +235,9 @@ enum BridgeConfigSchema {
           "passwordHash": {
             "description": "a bcrypt hash ($2b$...)",
             "type": "string", "pattern": "^\\$2[aby]\\$[0-9]{2}\\$[./A-Za-z0-9]{53}$"
-          }
+          },
+          "email": { "type": "string", "minLength": 3, "maxLength": 320 },
+          "phoneNumber": { "type": "string", "minLength": 1, "maxLength": 32 }
         }
       }
     }

@@ -13,6 +13,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public var limits: Limits
     public var tokens: Tokens
     public var authorize: Authorize
+    public var appToApp: AppToApp
     public var signIn: SignIn
     public var office: Office
     public var wopi: Wopi
@@ -98,6 +99,15 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var requestLifetimeSeconds: Int
         /// Accept PKCE `plain` challenges; off by default (RFC 9700 §2.1.1 recommends S256 only).
         public var allowPlainPKCE: Bool
+    }
+
+    /// `requested_flow=app_to_app` (Vipps/MobilePay-style login with the host's own app as the provider's app).
+    public struct AppToApp: Sendable, Codable, Hashable {
+        /// The link the parked page offers ("continue in the app"), with `reference` added to its query: a
+        /// universal link / App Link or a scheme the host's app handles. Nil: `<issuer>/app-to-app`.
+        public var deepLink: String?
+        /// How long the reference, the app's decision and the browser's resume stay usable.
+        public var referenceLifetimeSeconds: Int
     }
 
     /// The sign-in and consent pages and the browser sessions behind them.
@@ -186,6 +196,15 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var scopes: [String]?
         /// `office` allows exactly Office's documented deviations (`ClientProfile`); absent or `strict`: none.
         public var profile: String?
+        /// OpenID Connect: refuse authorize requests without `nonce` (OpenID Connect Core §3.1.2.1 lets the OP decide).
+        public var requireNonce: Bool?
+        /// Where RP-initiated logout may send the browser afterwards, matched exactly (OpenID Connect RP-Initiated
+        /// Logout 1.0 §2).
+        public var postLogoutRedirectUris: [String]?
+        /// `app_callback_uri` values this client may send with `requested_flow=app_to_app`, matched exactly.
+        public var appCallbackUris: [String]?
+        /// First-party clients whose access tokens may approve this client's app-to-app requests.
+        public var appToAppApprovers: [String]?
 
         public var isPublic: Bool { self.public ?? false }
         public var isFirstParty: Bool { firstParty ?? false }
@@ -202,12 +221,17 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var friendlyName: String?
         /// bcrypt (`$2b$…`); generate one with `htpasswd -bnBC 12 "" PASSWORD | tr -d ':'`.
         public var passwordHash: String
+        /// OpenID Connect `email` and `phone_number` claims (OpenID Connect Core §5.1).
+        public var email: String?
+        public var phoneNumber: String?
     }
 }
 
 extension BridgeConfiguration {
     /// `authorization_uri` of the challenge.
     public var authorizationURI: String { office.authorizationUri ?? issuerURL(path: "/oauth2/authorize") }
+    /// The deep link of the app-to-app parked page, before its `reference`.
+    public var appToAppDeepLink: String { appToApp.deepLink ?? issuerURL(path: "/app-to-app") }
     /// `tokenIssuance_uri` of the challenge.
     public var tokenIssuanceURI: String { office.tokenIssuanceUri ?? issuerURL(path: "/oauth2/token") }
 

@@ -104,6 +104,27 @@ struct ConfigurationChecks {
                 checkRedirectURI(
                     uri, at: "\(path).redirectUris[\(uriIndex)]", publicClient: client.isPublic, profile: client.clientProfile)
             }
+            checkAppToApp(client, at: path, clients: clients)
+        }
+    }
+
+    /// An app-to-app client names approvers that exist and are first-party (the host's own apps), and has both
+    /// URIs the flow needs.
+    private mutating func checkAppToApp(
+        _ client: BridgeConfiguration.Client, at path: String, clients: [BridgeConfiguration.Client]
+    ) {
+        let approvers = client.appToAppApprovers ?? []
+        for (index, approver) in approvers.enumerated() {
+            guard let found = clients.first(where: { $0.id == approver }) else {
+                error("\(path).appToAppApprovers[\(index)]", "names no configured client \"\(approver)\"")
+                continue
+            }
+            if !found.isFirstParty {
+                error("\(path).appToAppApprovers[\(index)]", "\"\(approver)\" must be a first-party client (firstParty: true)")
+            }
+        }
+        if (client.appCallbackUris ?? []).isEmpty != approvers.isEmpty {
+            error("\(path).appCallbackUris", "app-to-app needs both appCallbackUris and appToAppApprovers")
         }
     }
 

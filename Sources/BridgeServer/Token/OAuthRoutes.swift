@@ -30,7 +30,8 @@ struct OAuthRoutes: Sendable {
         token = TokenEndpoint(
             authenticator: authenticator, store: store, accessTokens: issuer,
             refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil,
-            refreshReuseGrace: TimeInterval(configuration.tokens.refreshReuseGraceSeconds), now: now)
+            refreshReuseGrace: TimeInterval(configuration.tokens.refreshReuseGraceSeconds),
+            idTokens: IDTokenIssuer(configuration: configuration, keys: keys), now: now)
         revocation = RevocationEndpoint(authenticator: authenticator, verifier: verifier, store: store, now: now)
         introspection = IntrospectionEndpoint(
             authenticator: authenticator, verifier: verifier, store: store, issuer: configuration.issuer, now: now)

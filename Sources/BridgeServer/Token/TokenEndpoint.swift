@@ -12,24 +12,22 @@ struct OAuthFormRequest: Sendable {
 }
 
 /// The token endpoint (RFC 6749 §3.2) as a pipeline of named steps: decode the form, authenticate the client, check
-/// the grant type, then hand over to the grant (`AuthorizationCodeGrant`, `RefreshTokenGrant`,
-/// `ClientCredentialsGrant`). Every failure is an `OAuthError`; rendering is `OAuthHTTPResponse`'s job.
+/// the grant type, then hand over to the grant's `GrantHandler` from `GrantRegistry`. Every failure is an
+/// `OAuthError`; rendering is `OAuthHTTPResponse`'s job.
 struct TokenEndpoint: Sendable {
     let authenticator: ClientAuthenticator
-    let authorizationCode: AuthorizationCodeGrant
-    let refreshToken: RefreshTokenGrant
-    let clientCredentials: ClientCredentialsGrant
+    let grants: GrantRegistry
     let now: @Sendable () -> Date
 
     init(
         authenticator: ClientAuthenticator, store: any Store, accessTokens: AccessTokenIssuer,
-        refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0, now: @escaping @Sendable () -> Date
+        refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0, idTokens: IDTokenIssuer? = nil,
+        now: @escaping @Sendable () -> Date
     ) {
         let minter = TokenMinter(accessTokens: accessTokens, refreshTokenLifetime: refreshTokenLifetime)
         self.authenticator = authenticator
-        authorizationCode = AuthorizationCodeGrant(store: store, minter: minter)
-        refreshToken = RefreshTokenGrant(store: store, minter: minter, reuseGrace: refreshReuseGrace)
-        clientCredentials = ClientCredentialsGrant(store: store, minter: minter)
+        grants = GrantRegistry(
+            GrantDependencies(store: store, minter: minter, refreshReuseGrace: refreshReuseGrace, idTokens: idTokens))
         self.now = now
     }
 
@@ -44,21 +42,12 @@ struct TokenEndpoint: Sendable {
             throw error.oauthError
         }
         let sessionContext = try CheckSessionContext.check(request.sessionContext)
-        let time = now()
-        switch tokenRequest.grant {
-        case .authorizationCode(let code, let redirectURI, let codeVerifier):
-            return try await authorizationCode.exchange(
-                code: code, redirectURI: redirectURI, codeVerifier: codeVerifier, client: client,
-                sessionContext: sessionContext, at: time)
-        case .refreshToken(let token):
-            return try await refreshToken.refresh(
-                token, scope: tokenRequest.scope, client: client, sessionContext: sessionContext, at: time)
-        case .clientCredentials:
-            return try await clientCredentials.issue(scope: tokenRequest.scope, client: client, at: time)
-        case .password, .jwtBearer, .tokenExchange:
-            // Unreachable after CheckGrantTypeAllowed; kept explicit so a new case cannot slip through.
+        guard let handler = grants.handler(for: tokenRequest.grant.grantType) else {
+            // Unreachable after CheckGrantTypeAllowed, which reads the same registry.
             throw OAuthError(.unsupportedGrantType, description: "grant_type '\(tokenRequest.grant.grantType)' is not supported")
         }
+        return try await handler.respond(
+            to: GrantRequest(token: tokenRequest, client: client, sessionContext: sessionContext, now: now()))
     }
 }
 

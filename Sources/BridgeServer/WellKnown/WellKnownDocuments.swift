@@ -1,7 +1,8 @@
 import Foundation
 
-/// RFC 8414 authorization server metadata. Only what this server really implements is listed; the OAuth issue adds
-/// `authorization_endpoint`, `token_endpoint` and the rest as those endpoints land.
+/// RFC 8414 authorization server metadata, which is also the OpenID Provider metadata (OpenID Connect Discovery 1.0
+/// §3): one value served at both `/.well-known/oauth-authorization-server` and `/.well-known/openid-configuration`,
+/// so the two can never disagree (RFC 8414 §2 allows the OpenID members). Only what this server implements is listed.
 struct AuthorizationServerMetadata: Encodable {
     var issuer: String
     var jwks_uri: String
@@ -16,6 +17,18 @@ struct AuthorizationServerMetadata: Encodable {
     var revocation_endpoint_auth_methods_supported: [String]?
     var introspection_endpoint: String?
     var introspection_endpoint_auth_methods_supported: [String]?
+    // OpenID Connect Discovery 1.0 §3.
+    var userinfo_endpoint: String
+    var end_session_endpoint: String
+    var scopes_supported: [String]
+    var claims_supported: [String]
+    var subject_types_supported = ["public"]
+    var id_token_signing_alg_values_supported = [IDTokenIssuer.algorithm]
+    var response_modes_supported = ["query"]
+    var prompt_values_supported: [String]
+    var claims_parameter_supported = false
+    var request_parameter_supported = false
+    var request_uri_parameter_supported = false
 
     init(configuration: BridgeConfiguration) {
         issuer = configuration.issuer
@@ -24,7 +37,7 @@ struct AuthorizationServerMetadata: Encodable {
         response_types_supported = ["code"]
         // The token half of the OAuth issue: what TokenEndpoint, RevocationEndpoint and IntrospectionEndpoint do.
         token_endpoint = configuration.issuerURL(path: TokenEndpointPaths.canonical)
-        grant_types_supported = SupportedGrantType.all
+        grant_types_supported = GrantRegistry.grantTypes
         code_challenge_methods_supported = configuration.authorize.allowPlainPKCE ? ["S256", "plain"] : ["S256"]
         let authMethods = ["client_secret_basic", "client_secret_post", "none"]
         token_endpoint_auth_methods_supported = authMethods
@@ -32,6 +45,14 @@ struct AuthorizationServerMetadata: Encodable {
         revocation_endpoint_auth_methods_supported = authMethods
         introspection_endpoint = configuration.issuerURL(path: OAuthRoutes.introspectionPath)
         introspection_endpoint_auth_methods_supported = authMethods
+        userinfo_endpoint = configuration.issuerURL(path: UserInfoEndpoint.path)
+        end_session_endpoint = configuration.issuerURL(path: EndSessionEndpoint.path)
+        // The OpenID scopes plus every scope some client may ask for (`wopi` by default).
+        var scopes = OpenIDScope.supportedScopes
+        for scope in configuration.clients.flatMap(\.allowedScopes) where !scopes.contains(scope) { scopes.append(scope) }
+        scopes_supported = scopes
+        claims_supported = OpenIDScope.supportedClaims
+        prompt_values_supported = CheckPrompt.known.sorted()
     }
 }
 

@@ -60,11 +60,13 @@ public struct AuthorizationTerms: Sendable, Hashable {
     public var signInAfter: Date?
     /// `max_age` (OpenID Connect Core §3.1.2.1): only a sign-in at most this many seconds before the step counts.
     public var maxAgeSeconds: Int?
+    /// OpenID Connect `nonce`, copied onto the code so the ID token can echo it (OpenID Connect Core §3.1.2.1).
+    public var nonce: String?
 
     public init(
         redirectURI: String, scope: String, codeChallenge: String? = nil, codeChallengeMethod: String? = nil,
         sessionContext: String? = nil, consent: Consent = .remembered, signInAfter: Date? = nil,
-        maxAgeSeconds: Int? = nil
+        maxAgeSeconds: Int? = nil, nonce: String? = nil
     ) {
         self.redirectURI = redirectURI
         self.scope = scope
@@ -74,6 +76,7 @@ public struct AuthorizationTerms: Sendable, Hashable {
         self.consent = consent
         self.signInAfter = signInAfter
         self.maxAgeSeconds = maxAgeSeconds
+        self.nonce = nonce
     }
 
     public var scopes: [String] { scope.split(separator: " ").map(String.init) }

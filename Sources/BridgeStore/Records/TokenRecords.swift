@@ -51,11 +51,14 @@ public struct AuthorizationCodeRecord: Sendable, Hashable {
     public var scope: String
     public var issuedAt: Date
     public var expiresAt: Date
+    /// OpenID Connect: the request's `nonce` and when the user signed in (`auth_time`, OpenID Connect Core §2).
+    public var nonce: String?
+    public var authTime: Date?
 
     public init(
         digest: TokenDigest, grantID: GrantID, clientID: String, redirectURI: String,
         codeChallenge: String? = nil, codeChallengeMethod: String? = nil, scope: String = "",
-        issuedAt: Date, expiresAt: Date
+        issuedAt: Date, expiresAt: Date, nonce: String? = nil, authTime: Date? = nil
     ) {
         self.digest = digest
         self.grantID = grantID
@@ -66,6 +69,8 @@ public struct AuthorizationCodeRecord: Sendable, Hashable {
         self.scope = scope
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
+        self.nonce = nonce
+        self.authTime = authTime
     }
 }
 

@@ -86,9 +86,9 @@ public enum AuthorizationDecision {
         return ConsentRecord(userID: userID, clientID: clientID, scope: scopes.sorted().joined(separator: " "), grantedAt: now)
     }
 
-    /// The grant and code that finish `pending` for `user`.
+    /// The grant and code that finish `pending` for `user`, who signed in at `authTime`.
     public static func issued(
-        _ pending: PendingAuthorizationRecord, user: UserRecord, issue: CodeIssue, at now: Date
+        _ pending: PendingAuthorizationRecord, user: UserRecord, issue: CodeIssue, authTime: Date?, at now: Date
     ) -> (GrantRecord, AuthorizationCodeRecord) {
         let terms = pending.terms
         let grant = GrantRecord(
@@ -97,7 +97,7 @@ public enum AuthorizationDecision {
         let code = AuthorizationCodeRecord(
             digest: issue.codeDigest, grantID: grant.id, clientID: pending.clientID, redirectURI: terms.redirectURI,
             codeChallenge: terms.codeChallenge, codeChallengeMethod: terms.codeChallengeMethod, scope: terms.scope,
-            issuedAt: now, expiresAt: issue.codeExpiresAt)
+            issuedAt: now, expiresAt: issue.codeExpiresAt, nonce: terms.nonce, authTime: authTime)
         return (grant, code)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Base64url without padding (RFC 4648 §5; RFC 7636 Appendix A; RFC 7515 §2), the form of PKCE challenges, JWS
 /// parts and every bearer secret SignInBridge mints. Encoded in one pass into one buffer: it runs several times per
 /// token request, where Foundation's base64 plus three `replacingOccurrences` cost more than the signature.
@@ -30,5 +32,16 @@ public enum Base64URL {
             }
             return written
         }
+    }
+
+    /// The bytes of an unpadded base64url string; nil for any character outside the alphabet or a length no
+    /// encoding produces.
+    public static func decode(_ text: String) -> [UInt8]? {
+        guard text.utf8.count % 4 != 1,
+            text.utf8.allSatisfy({ byte in alphabet.contains(byte) })
+        else { return nil }
+        var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+        return Data(base64Encoded: standard).map(Array.init)
     }
 }

@@ -25,6 +25,9 @@ public struct FormParameters: Sendable, Hashable, Sequence {
     public var isEmpty: Bool { pairs.isEmpty }
 
     /// Appends a pair; `nil` values are skipped so that optional parameters are simply omitted.
+    /// `uri` with these parameters added to its query (RFC 6749 §3.1.2: an existing query is kept).
+    public func appended(to uri: String) -> String { URIComponents.appending(self, to: uri) }
+
     public mutating func append(_ name: String, _ value: String?) {
         guard let value else { return }
         // Room for a typical request at once, instead of growing 1, 2, 4, 8, 16.

@@ -183,7 +183,7 @@ extension OAuthError: Codable {
 
 extension Optional where Wrapped == String {
     /// RFC 6749 §3.1: "Parameters sent without a value MUST be treated as if they were omitted."
-    var nonEmpty: String? {
+    public var nonEmpty: String? {
         switch self {
         case .some(let value) where !value.isEmpty: value
         default: nil

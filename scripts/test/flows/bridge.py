@@ -120,12 +120,18 @@ class Browser:
                  "state": state}
         if challenge:
             query.update(code_challenge=challenge, code_challenge_method="S256")
-        status, headers, page = self.call("GET", "/oauth2/authorize?" + urllib.parse.urlencode(query))
+        location = self.walk("/oauth2/authorize?" + urllib.parse.urlencode(query), redirect_uri)
+        return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
+
+    def walk(self, path, redirect_uri):
+        """GETs `path` and goes through the server's pages (sign-in as the demo user, allow) until the redirect to
+        `redirect_uri`; returns that URL."""
+        status, headers, page = self.call("GET", path)
         for _ in range(6):
             if status in (302, 303):
                 location = headers["location"]
                 if location.startswith(redirect_uri):
-                    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
+                    return location
                 status, headers, page = self.call("GET", urllib.parse.urlsplit(location).path)
                 continue
             action = re.search(r'action="([^"]*)"', page)

@@ -14,6 +14,10 @@ struct AuthorizationDraft: Sendable {
     /// Filled in by `CheckPrompt`.
     var prompt: Set<String> = []
     var maxAge: Int?
+    /// Filled in by `CheckNonce` for OpenID Connect requests.
+    var nonce: String?
+    /// Filled in by `CheckAppToApp` for `requested_flow=app_to_app`.
+    var appCallbackURI: String?
 }
 
 /// One rule of the authorization endpoint, in the spirit of node-oidc-provider's lib/actions/authorization/:

@@ -20,6 +20,8 @@ struct PageRenderer: Sendable {
             try library.register(PageTemplates.consent, named: "consent")
             try library.register(PageTemplates.error, named: "error")
             try library.register(PageTemplates.privacy, named: "privacy")
+            try library.register(PageTemplates.notice, named: "notice")
+            try library.register(PageTemplates.parked, named: "parked")
         } catch {
             fatalError("an embedded page template does not parse: \(error)")  // caught by every page test
         }
@@ -49,6 +51,28 @@ struct PageRenderer: Sendable {
         values["hasUserName"] = !page.userName.isEmpty
         values["error"] = page.error ?? false
         return html("signin", values, status: status, formTarget: page.formTarget)
+    }
+
+    struct ParkedPage {
+        var language: PageLanguage
+        var clientName: String
+        var deepLink: String
+        var action: String
+        var csrfToken: String
+        var formTarget: String?
+    }
+
+    /// The app-to-app parked request: the deep link into the host's app, and the password form as a fallback.
+    func parked(_ page: ParkedPage) -> Response {
+        let text = PageText.for(page.language)
+        var values = common(text, page.language, title: text.parkedTitle)
+        values["lead"] = text.parkedLead.filling("client", with: page.clientName).filling("service", with: serviceName)
+        values["openApp"] = text.openApp.filling("service", with: serviceName)
+        values["hint"] = text.parkedHint.filling("client", with: page.clientName)
+        values["deepLink"] = page.deepLink
+        values["action"] = page.action
+        values["csrfToken"] = page.csrfToken
+        return html("parked", values, status: .ok, formTarget: page.formTarget)
     }
 
     struct ConsentPage {
@@ -83,6 +107,18 @@ struct PageRenderer: Sendable {
         values["code"] = oauthError?.code.rawValue ?? false
         values["description"] = oauthError?.errorDescription ?? false
         return html("error", values, status: status, formTarget: nil)
+    }
+
+    /// A page with a heading and one sentence, nothing to do on it.
+    func notice(
+        _ language: PageLanguage, status: HTTPResponse.Status = .ok, heading: (PageText) -> String,
+        message: (PageText) -> String
+    ) -> Response {
+        let text = PageText.for(language)
+        var values = common(text, language, title: heading(text))
+        values["heading"] = heading(text)
+        values["message"] = message(text)
+        return html("notice", values, status: status, formTarget: nil)
     }
 
     func privacy(_ language: PageLanguage) -> Response {

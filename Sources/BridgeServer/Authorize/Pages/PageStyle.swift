@@ -20,6 +20,9 @@ enum PageStyle {
         input:focus,button:focus{outline:3px solid #7aa7f5;outline-offset:2px}
         button{display:block;width:100%;min-height:52px;padding:.8rem 1rem;font-size:1.05rem;font-weight:600;border-radius:10px;border:1px solid #1f5fd1;background:#1f5fd1;color:#fff;cursor:pointer;margin:.25rem 0 0}
         button.secondary{background:#fff;color:#1f5fd1;margin-top:.75rem}
+        a.button{display:block;min-height:52px;padding:.8rem 1rem;font-size:1.05rem;font-weight:600;border-radius:10px;background:#1f5fd1;color:#fff;text-align:center;text-decoration:none;margin:0 0 .75rem}
+        .hint{color:#4a5563;font-size:.95rem;margin:0 0 1.5rem}
+        .or{display:flex;align-items:center;gap:.75rem;color:#4a5563;margin:0 0 1.25rem}.or::before,.or::after{content:"";flex:1;border-top:1px solid #d5dbe3}
         .error{background:#fdecec;border:1px solid #e5a3a3;color:#8a1c1c;border-radius:10px;padding:.75rem .9rem;margin:0 0 1.25rem}
         ul.scopes{margin:0 0 1.5rem;padding:0;list-style:none}
         ul.scopes li{padding:.8rem .9rem;border:1px solid #d5dbe3;border-radius:10px;margin:0 0 .5rem;background:#f7f9fb}

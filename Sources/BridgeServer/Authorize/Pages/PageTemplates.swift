@@ -64,6 +64,33 @@ enum PageTemplates {
         {{> foot}}
         """
 
+    /// `requested_flow=app_to_app`: continue in the host's app (a plain link, no script), or sign in right here.
+    static let parked = """
+        {{> head}}
+        <h1>{{text.parkedTitle}}</h1>
+        <p class="lead">{{lead}}</p>
+        <a class="button" id="open-app" href="{{deepLink}}">{{openApp}}</a>
+        <p class="hint">{{hint}}</p>
+        <p class="or">{{text.orSignInHere}}</p>
+        <form method="post" action="{{action}}">
+        <input type="hidden" name="csrf_token" value="{{csrfToken}}">
+        <label for="username">{{text.userName}}</label>
+        <input type="text" id="username" name="username" autocomplete="username" autocapitalize="none" autocorrect="off" spellcheck="false" required>
+        <label for="password">{{text.password}}</label>
+        <input type="password" id="password" name="password" autocomplete="current-password" required>
+        <button type="submit" class="secondary">{{text.signIn}}</button>
+        </form>
+        {{> foot}}
+        """
+
+    /// A page that only tells the person something (signed out).
+    static let notice = """
+        {{> head}}
+        <h1>{{heading}}</h1>
+        <p class="lead">{{message}}</p>
+        {{> foot}}
+        """
+
     static let privacy = """
         {{> head}}
         <h1>{{text.privacyTitle}}</h1>

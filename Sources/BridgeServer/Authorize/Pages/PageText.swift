@@ -20,6 +20,16 @@ struct PageText: Sendable {
     var formExpired: String
     var otherBrowser: String
     var unavailable: String
+    var signedOutTitle: String
+    var parkedTitle: String
+    var parkedLead: String
+    var openApp: String
+    var parkedHint: String
+    var orSignInHere: String
+    var resumeUsed: String
+    var appToAppLanding: String
+    var signedOut: String
+    var logoutRefused: String
     var details: String
     var privacyTitle: String
     var privacyBody: [String]
@@ -53,6 +63,16 @@ struct PageText: Sendable {
         formExpired: "This form is no longer valid. Close this page and start again from the app.",
         otherBrowser: "This sign-in was started in another browser. Start again from the app.",
         unavailable: "Sign-in is unavailable for a moment. Wait a little and try again.",
+        signedOutTitle: "Signed out",
+        parkedTitle: "Continue in the app",
+        parkedLead: "{client} wants you to sign in. Approve it in the {service} app, where you are already signed in.",
+        openApp: "Open the {service} app",
+        parkedHint: "After you approve in the app, you come back to {client} and sign-in finishes here.",
+        orSignInHere: "or sign in here",
+        resumeUsed: "This sign-in link was already used. Close this page and start again from the app.",
+        appToAppLanding: "Open this link on a phone or tablet with the app installed, or go back and sign in with your password.",
+        signedOut: "You are signed out. You can close this page.",
+        logoutRefused: "The app that sent you here asked to sign you out with a request this service cannot accept. You are still signed in.",
         details: "Details for the app's developer",
         privacyTitle: "Privacy statement",
         privacyBody: [
@@ -60,7 +80,11 @@ struct PageText: Sendable {
             "It keeps your user name, a one-way hash of your password, the apps you allowed, and short-lived sign-in records. Failed sign-ins are recorded with the network address for 15 minutes to stop password guessing.",
             "Nothing is shared with anyone other than the app you allow, and only for the access you allowed.",
         ],
-        scopes: ["wopi": "Open and edit your files"])
+        scopes: [
+            "wopi": "Open and edit your files", "openid": "Know who you are here",
+            "profile": "See your name and user name", "email": "See your email address",
+            "phone": "See your phone number",
+        ])
 
     static let norwegian = PageText(
         signInTitle: "Logg inn",
@@ -82,6 +106,16 @@ struct PageText: Sendable {
         formExpired: "Dette skjemaet er ikke lenger gyldig. Lukk siden og start på nytt fra appen.",
         otherBrowser: "Denne innloggingen ble startet i en annen nettleser. Start på nytt fra appen.",
         unavailable: "Innlogging er utilgjengelig et øyeblikk. Vent litt og prøv igjen.",
+        signedOutTitle: "Logget ut",
+        parkedTitle: "Fortsett i appen",
+        parkedLead: "{client} ber deg logge inn. Godkjenn i {service}-appen, der du allerede er logget inn.",
+        openApp: "Åpne {service}-appen",
+        parkedHint: "Når du har godkjent i appen, kommer du tilbake til {client}, og innloggingen fullføres her.",
+        orSignInHere: "eller logg inn her",
+        resumeUsed: "Denne innloggingslenken er allerede brukt. Lukk siden og start på nytt fra appen.",
+        appToAppLanding: "Åpne lenken på en telefon eller et nettbrett med appen installert, eller gå tilbake og logg inn med passord.",
+        signedOut: "Du er logget ut. Du kan lukke denne siden.",
+        logoutRefused: "Appen som sendte deg hit, ba om å logge deg ut med en forespørsel denne tjenesten ikke kan godta. Du er fortsatt logget inn.",
         details: "Detaljer for appens utvikler",
         privacyTitle: "Personvernerklæring",
         privacyBody: [
@@ -89,7 +123,11 @@ struct PageText: Sendable {
             "Den lagrer brukernavnet ditt, en enveis-hash av passordet, appene du har gitt tilgang og kortlivede innloggingsdata. Mislykkede innlogginger lagres med nettverksadressen i 15 minutter for å hindre passordgjetting.",
             "Ingenting deles med andre enn appen du gir tilgang, og bare for tilgangen du har gitt.",
         ],
-        scopes: ["wopi": "Åpne og redigere filene dine"])
+        scopes: [
+            "wopi": "Åpne og redigere filene dine", "openid": "Vite hvem du er her",
+            "profile": "Se navnet og brukernavnet ditt", "email": "Se e-postadressen din",
+            "phone": "Se telefonnummeret ditt",
+        ])
 }
 
 extension String {

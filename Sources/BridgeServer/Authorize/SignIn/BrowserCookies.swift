@@ -30,6 +30,11 @@ struct BrowserCookies: Sendable {
             sameSite: .lax)
     }
 
+    /// Removes the session cookie (RFC 6265 §3.1: a Max-Age of zero expires it at once).
+    func endedSession() -> Cookie {
+        Cookie(name: sessionName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
     func browserSecret(in request: Request) -> String? { Self.secret(request.cookies[browserName]?.value) }
     func sessionSecret(in request: Request) -> String? { Self.secret(request.cookies[sessionName]?.value) }
 

@@ -1,14 +1,5 @@
 import SignInProtocol
 
-/// The grant types this token endpoint implements. Password (RFC 9700 §2.4: MUST NOT be used), JWT bearer and token
-/// exchange are refused as `unsupported_grant_type`, like any unknown string.
-enum SupportedGrantType {
-    static let all: [String] = [
-        TokenRequest.GrantType.authorizationCode, TokenRequest.GrantType.refreshToken,
-        TokenRequest.GrantType.clientCredentials,
-    ]
-}
-
 /// RFC 6749 §5.2: a grant type the server does not implement is `unsupported_grant_type`; one it implements but this
 /// client is not registered for is `unauthorized_client`.
 struct CheckGrantTypeAllowed {
@@ -16,7 +7,7 @@ struct CheckGrantTypeAllowed {
         guard let grantType, !grantType.isEmpty else {
             throw OAuthError(.invalidRequest, description: "required parameter 'grant_type' is missing")
         }
-        guard SupportedGrantType.all.contains(grantType) else {
+        guard GrantRegistry.grantTypes.contains(grantType) else {
             throw OAuthError(.unsupportedGrantType, description: "grant_type '\(grantType)' is not supported")
         }
         guard client.grants.contains(grantType) else {

@@ -7,9 +7,26 @@ import SignInProtocol
 /// second redemption revokes the code's grant and with it every token issued from the first one (RFC 9700 §4.2.4).
 /// The checks then run on the consumed code: a failed attempt burns it, and the tokens recorded for it are never
 /// handed out (their secrets exist only in this call).
-struct AuthorizationCodeGrant: Sendable {
+struct AuthorizationCodeGrant: GrantHandler {
+    static let grantType = TokenRequest.GrantType.authorizationCode
     let store: any Store
     let minter: TokenMinter
+    let idTokens: IDTokenIssuer?
+
+    init(_ dependencies: GrantDependencies) {
+        store = dependencies.store
+        minter = dependencies.minter
+        idTokens = dependencies.idTokens
+    }
+
+    func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse {
+        guard case .authorizationCode(let code, let redirectURI, let codeVerifier) = request.token.grant else {
+            throw OAuthError(.unsupportedGrantType, description: "not an authorization_code request")
+        }
+        return try await exchange(
+            code: code, redirectURI: redirectURI, codeVerifier: codeVerifier, client: request.client,
+            sessionContext: request.sessionContext, at: request.now)
+    }
 
     func exchange(
         code: String, redirectURI: String?, codeVerifier: String?, client: AuthenticatedClient,
@@ -36,6 +53,16 @@ struct AuthorizationCodeGrant: Sendable {
         // No second look at the grant: were it revoked from now on (a concurrent replay), the tokens below would be
         // refused anyway, because every token's status is read through its grant.
         let signed = try await storeCall { try minter.signed(access, in: grant, scope: record.scope) }
-        return TokenMinter.response(signed, issuedAt: now, refreshToken: refresh, scope: record.scope)
+        var response = TokenMinter.response(signed, issuedAt: now, refreshToken: refresh, scope: record.scope)
+        if let idTokens, OpenIDScope.isOpenID(record.scope) {
+            // OpenID Connect Core §3.1.3.3: a code requested with scope=openid yields an ID token too.
+            let idToken = try await storeCall {
+                try idTokens.idToken(
+                    subject: grant.subject, clientID: client.id, nonce: record.nonce, authTime: record.authTime,
+                    accessToken: signed.token, at: now)
+            }
+            response.additionalFields["id_token"] = .string(idToken)
+        }
+        return response
     }
 }

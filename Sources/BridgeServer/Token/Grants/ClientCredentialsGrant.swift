@@ -5,9 +5,19 @@ import SignInProtocol
 /// `grant_type=client_credentials` (RFC 6749 §4.4) for confidential clients registered for it: a grant without a
 /// user (so the token's `sub` is the client, and the bootstrapper, which needs a user, refuses it), and no refresh
 /// token (§4.4.3). `scope` is kept as asked; no resource here checks it yet.
-struct ClientCredentialsGrant: Sendable {
+struct ClientCredentialsGrant: GrantHandler {
+    static let grantType = TokenRequest.GrantType.clientCredentials
     let store: any Store
     let minter: TokenMinter
+
+    init(_ dependencies: GrantDependencies) {
+        store = dependencies.store
+        minter = dependencies.minter
+    }
+
+    func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse {
+        try await issue(scope: request.token.scope, client: request.client, at: request.now)
+    }
 
     func issue(scope: String?, client: AuthenticatedClient, at now: Date) async throws(OAuthError) -> TokenResponse {
         guard !client.client.isPublic else {

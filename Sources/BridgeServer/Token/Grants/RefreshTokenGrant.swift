@@ -6,11 +6,27 @@ import SignInProtocol
 /// records a new one and the new access token in the same grant. A token of another client or a wider scope changes
 /// nothing; presenting a retired token is a replay: the store revokes the whole grant (RFC 9700 §4.14.2). Rotation
 /// applies to confidential clients too (the BCP allows it; one rule for everyone).
-struct RefreshTokenGrant: Sendable {
+struct RefreshTokenGrant: GrantHandler {
+    static let grantType = TokenRequest.GrantType.refreshToken
     let store: any Store
     let minter: TokenMinter
     /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.
     let reuseGrace: TimeInterval
+
+    init(_ dependencies: GrantDependencies) {
+        store = dependencies.store
+        minter = dependencies.minter
+        reuseGrace = dependencies.refreshReuseGrace
+    }
+
+    func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse {
+        guard case .refreshToken(let token) = request.token.grant else {
+            throw OAuthError(.unsupportedGrantType, description: "not a refresh_token request")
+        }
+        return try await refresh(
+            token, scope: request.token.scope, client: request.client, sessionContext: request.sessionContext,
+            at: request.now)
+    }
 
     func refresh(
         _ presented: String, scope requested: String?, client: AuthenticatedClient, sessionContext: String?, at now: Date

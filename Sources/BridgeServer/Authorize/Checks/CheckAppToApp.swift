@@ -1,0 +1,34 @@
+import SignInProtocol
+
+/// `requested_flow=app_to_app` (Vipps Login app-to-app docs): both `app_callback_uri` and `redirect_uri` are
+/// required, and each must be registered for the client exactly (no normalisation: a trailing `/` or a
+/// percent-encoding differs). Runs after the redirect URI is trusted, so its errors go back to the client.
+struct CheckAppToApp: AuthorizeCheck {
+    func check(_ draft: inout AuthorizationDraft) throws(OAuthError) {
+        let parameters = draft.request
+        guard let flow = parameters.requestedFlow.nonEmpty else {
+            if parameters.appCallbackURI.nonEmpty != nil {
+                throw .invalidRequest("app_callback_uri is only used with requested_flow=app_to_app")
+            }
+            return
+        }
+        guard flow == AppToAppAuthorization.requestedFlow else {
+            throw .invalidRequest("requested_flow '\(flow.prefix(32))' is not supported")
+        }
+        guard parameters.redirectURI.nonEmpty != nil else {
+            throw .invalidRequest("requested_flow=app_to_app requires redirect_uri")
+        }
+        // The host's app sends the user back to the merchant with `state`; without one the merchant app cannot
+        // tell its callback from a forged one.
+        guard parameters.state.nonEmpty != nil else {
+            throw .invalidRequest("requested_flow=app_to_app requires state")
+        }
+        guard let callback = parameters.appCallbackURI.nonEmpty else {
+            throw .invalidRequest("requested_flow=app_to_app requires app_callback_uri")
+        }
+        guard (draft.client.appCallbackUris ?? []).contains(callback) else {
+            throw .invalidRequest("app_callback_uri is not registered for client '\(draft.client.id)' (exact match)")
+        }
+        draft.appCallbackURI = callback
+    }
+}

@@ -1,0 +1,51 @@
+import BridgeStore
+import Foundation
+import Hummingbird
+import SignInProtocol
+
+/// What the server keeps with an app-to-app reference to answer the host's app and resume the browser. The
+/// interaction id is kept because `resume_uri` must lead the browser back to its parked request; it is worth
+/// nothing without that browser's binding cookie, which every interaction step checks.
+struct AppToAppPayload: Codable, Sendable, Hashable {
+    var state: String?
+    var appCallbackURI: String
+    var interactionID: String
+    /// The scopes asked for, shown by the host's app before the user decides.
+    var scope: String?
+
+    func encoded() throws -> String { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
+
+    static func decode(_ payload: String) throws -> AppToAppPayload {
+        try JSONDecoder().decode(AppToAppPayload.self, from: Data(payload.utf8))
+    }
+}
+
+/// `requested_flow=app_to_app` with nobody signed in here: park the request under a new single-use, short-lived
+/// reference (one store call) and show the page that offers the host's app through a deep link carrying it, with
+/// the password form as the fallback on the same page.
+struct AppToAppWaitStep: InteractionStep {
+    func answer(
+        _ state: InteractionState, environment: AuthorizeEnvironment, completion: CodeIssuance
+    ) async throws -> Response? {
+        guard case .needsSignIn = state.progress, let callback = state.pending.appCallbackURI,
+            !state.pending.showsNoPages
+        else { return nil }
+        let reference = SecretToken()
+        let now = environment.now()
+        let lifetime = TimeInterval(environment.configuration.appToApp.referenceLifetimeSeconds)
+        let payload = AppToAppPayload(
+            state: state.pending.request.state, appCallbackURI: callback, interactionID: state.id,
+            scope: state.pending.scope)
+        try await environment.store.parkAppToApp(
+            AppToAppRequestRecord(
+                referenceDigest: reference.digest, interactionDigest: TokenDigest(of: state.id),
+                clientID: state.client.id, payload: try payload.encoded(), createdAt: now,
+                expiresAt: now.addingTimeInterval(lifetime)))
+        state.context.logger.info("app-to-app request parked", metadata: ["client": .string(state.client.id)])
+        let link = AppToAppDeepLink(base: environment.configuration.appToAppDeepLink, reference: reference.value)
+        return environment.pages.parked(
+            .init(
+                language: state.pending.language, clientName: state.client.displayName, deepLink: link.url,
+                action: state.actionPrefix + "/signin", csrfToken: state.csrfToken, formTarget: state.formTarget))
+    }
+}

@@ -1,0 +1,74 @@
+import BridgeStore
+import Foundation
+import Hummingbird
+import SignInProtocol
+
+/// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2), GET and POST at `end_session_endpoint`.
+/// `id_token_hint` must be one of our ID tokens; `post_logout_redirect_uri` must be registered exactly for the
+/// client the hint (or `client_id`) names, else nothing happens and a page says so. On success the browser's
+/// session cookie is cleared and the user's sessions end, then the browser goes to the registered URI with
+/// `state`, or sees a "signed out" page.
+struct EndSessionEndpoint: Sendable {
+    static let path = "/oauth2/logout"
+
+    let environment: AuthorizeEnvironment
+    let idTokens: IDTokenIssuer
+
+    func respond(_ request: Request) async throws -> Response {
+        let language = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
+        let parameters: FormParameters
+        if request.method == .post {
+            parameters = try await AuthorizeEnvironment.formParameters(of: request) ?? FormParameters()
+        } else {
+            parameters = (try? FormParameters.decode(request.uri.query ?? "", limit: .default, what: "query")) ?? FormParameters()
+        }
+        switch await decide(parameters) {
+        case .refuse(let error):
+            return environment.pages.error(language, status: .badRequest, message: \.logoutRefused, oauthError: error)
+        case .logOut(let redirect):
+            if let secret = environment.cookies.sessionSecret(in: request),
+                let session = try await environment.store.activeSession(TokenDigest(of: secret), at: environment.now())
+            {
+                try await environment.store.endSessions(userID: session.userID, at: environment.now())
+            }
+            var response =
+                redirect.map { AuthorizeEnvironment.redirect(to: $0, after: request.method) }
+                ?? environment.pages.notice(language, heading: \.signedOutTitle, message: \.signedOut)
+            response.setCookie(environment.cookies.endedSession())
+            return response
+        }
+    }
+
+    enum Decision: Equatable {
+        case logOut(redirect: String?)
+        case refuse(OAuthError)
+    }
+
+    /// The checks on the parameters alone, in the order the specification lists them.
+    func decide(_ parameters: FormParameters) async -> Decision {
+        for name in ["id_token_hint", "post_logout_redirect_uri", "state", "client_id"]
+        where parameters.values(for: name).count > 1 {
+            return .refuse(.invalidRequest("parameter '\(name)' appears more than once"))
+        }
+        var clientID = parameters["client_id"].nonEmpty
+        if let hint = parameters["id_token_hint"].nonEmpty {
+            guard let claims = await idTokens.verifiedHint(hint) else {
+                return .refuse(.invalidRequest("id_token_hint is not an ID token this server issued"))
+            }
+            if let clientID, clientID != claims.aud {
+                return .refuse(.invalidRequest("client_id does not match the id_token_hint's audience"))
+            }
+            clientID = claims.aud
+        }
+        guard let uri = parameters["post_logout_redirect_uri"].nonEmpty else { return .logOut(redirect: nil) }
+        guard let clientID, let client = environment.client(id: clientID) else {
+            return .refuse(.invalidRequest("post_logout_redirect_uri needs id_token_hint or client_id"))
+        }
+        guard (client.postLogoutRedirectUris ?? []).contains(uri) else {
+            return .refuse(.invalidRequest("post_logout_redirect_uri is not registered for client '\(client.id)'"))
+        }
+        var form = FormParameters()
+        form.append("state", parameters["state"].nonEmpty)
+        return .logOut(redirect: form.appended(to: uri))
+    }
+}

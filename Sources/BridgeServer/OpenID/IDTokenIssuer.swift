@@ -1,0 +1,71 @@
+import Crypto
+import Foundation
+import JWTKit
+import SignInProtocol
+
+/// The claims of an OpenID Connect ID token (OpenID Connect Core §2), as this server writes them. jwt-kit reads them
+/// back (`verifiedHint`, the tests); what to check about them is the caller's, so `verify` does nothing.
+struct IDTokenClaims: JWTPayload, Hashable {
+    var iss: String
+    var sub: String
+    var aud: String
+    /// The client the token was issued to; OpenID Connect Core §2 allows it for a single audience too, and
+    /// clients that check it compare it with their own id.
+    var azp: String
+    var exp: Int64
+    var iat: Int64
+    var auth_time: Int64?
+    var nonce: String?
+    var at_hash: String?
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// Signs ID tokens with the first key of the set (ES256, `kid` in the header, `typ` JWT), like access tokens but
+/// with the audience being the client (OpenID Connect Core §3.1.3.7).
+struct IDTokenIssuer: Sendable {
+    let keys: SigningKeySet
+    let issuer: String
+    let lifetime: TimeInterval
+
+    static let algorithm = "ES256"
+
+    func sign(_ claims: IDTokenClaims) throws -> String {
+        let key = keys.signingKey
+        let header = #"{"alg":"ES256","kid":"# + JSONText.quoted(key.kid) + #","typ":"JWT"}"#
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let payload = try encoder.encode(claims)
+        let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(payload)
+        let signature = try key.signingKey.signature(for: Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+    }
+
+    /// The ID token for a code redeemed by `clientID`: `sub` the user, `nonce` and `auth_time` from the request,
+    /// `at_hash` of the access token issued with it.
+    func idToken(
+        subject: String, clientID: String, nonce: String?, authTime: Date?, accessToken: String?, at now: Date
+    ) throws -> String {
+        let iat = Int64(now.timeIntervalSince1970.rounded(.down))
+        return try sign(
+            IDTokenClaims(
+                iss: issuer, sub: subject, aud: clientID, azp: clientID, exp: iat + Int64(lifetime), iat: iat,
+                auth_time: authTime.map { Int64($0.timeIntervalSince1970.rounded(.down)) }, nonce: nonce,
+                at_hash: accessToken.map(Self.atHash)))
+    }
+
+    /// OpenID Connect Core §3.1.3.6: the left half of the SHA-256 of the token's ASCII bytes, base64url-encoded.
+    static func atHash(_ accessToken: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))).prefix(16))
+    }
+
+    /// The claims of one of our own ID tokens (`id_token_hint`, OpenID Connect RP-Initiated Logout 1.0 §2): signed
+    /// by a key of this set (jwt-kit checks the signature with the key the `kid` names) and issued by us. Expiry is
+    /// not checked: the specification lets the OP accept an expired hint, and logging out is harmless.
+    func verifiedHint(_ token: String) async -> IDTokenClaims? {
+        guard token.utf8.count <= 8192, let claims = try? await keys.collection.verify(token, as: IDTokenClaims.self),
+            claims.iss == issuer
+        else { return nil }
+        return claims
+    }
+}

@@ -1,0 +1,53 @@
+import BridgeStore
+import Foundation
+import Hummingbird
+
+extension IDTokenIssuer {
+    /// ID tokens live as long as access tokens (`tokens.accessTokenLifetimeSeconds`).
+    init(configuration: BridgeConfiguration, keys: SigningKeySet) {
+        self.init(
+            keys: keys, issuer: configuration.issuer,
+            lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
+    }
+}
+
+/// The OpenID Connect endpoints beside OAuth's: UserInfo, RP-initiated logout, and the app-to-app provider
+/// endpoints. (The ID token comes from `AuthorizationCodeGrant`; discovery is `AuthorizationServerMetadata`.)
+struct OpenIDRoutes: Sendable {
+    let userInfo: UserInfoEndpoint
+    let endSession: EndSessionEndpoint
+    let appToApp: AppToAppEndpoints
+    let guarded: StoreOutagePage
+
+    init(
+        configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, verifier: AccessTokenVerifier,
+        now: @escaping @Sendable () -> Date
+    ) {
+        userInfo = UserInfoEndpoint(
+            verifier: verifier, store: store, challenge: BearerChallenge(realm: configuration.issuer),
+            maxHeaderBytes: configuration.limits.maxHeaderValueBytes, now: now)
+        let environment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
+        endSession = EndSessionEndpoint(
+            environment: environment, idTokens: IDTokenIssuer(configuration: configuration, keys: keys))
+        guarded = StoreOutagePage(pages: environment.pages)
+        appToApp = AppToAppEndpoints(
+            environment: environment, verifier: verifier, challenge: BearerChallenge(realm: configuration.issuer))
+    }
+
+    func register(on router: Router<BridgeRequestContext>) {
+        router.get(RouterPath(UserInfoEndpoint.path)) { request, _ in await self.userInfo.respond(to: request) }
+        router.post(RouterPath(UserInfoEndpoint.path)) { request, _ in await self.userInfo.respond(to: request) }
+        router.get(RouterPath(EndSessionEndpoint.path)) { request, context in
+            try await self.guarded.answer(request, context) { try await self.endSession.respond(request) }
+        }
+        router.post(RouterPath(EndSessionEndpoint.path)) { request, context in
+            try await self.guarded.answer(request, context) { try await self.endSession.respond(request) }
+        }
+        router.post(RouterPath(AppToAppEndpoints.decisionPath)) { request, _ in await self.appToApp.decide(request) }
+        router.get(RouterPath(AppToAppEndpoints.detailsPath)) { request, _ in await self.appToApp.details(request) }
+        router.get(RouterPath(AppToAppEndpoints.resumePath)) { request, context in
+            try await self.guarded.answer(request, context) { try await self.appToApp.resume(request, context) }
+        }
+        router.get(RouterPath(AppToAppEndpoints.landingPath)) { request, _ in self.appToApp.landing(request) }
+    }
+}

@@ -1,0 +1,55 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// One `grant_type` of the token endpoint (RFC 6749 §4). A new grant is a new conforming type added to
+/// `GrantRegistry.handlerTypes`; the token endpoint, the metadata's `grant_types_supported` and the per-client check
+/// (`CheckGrantTypeAllowed`) all read that one list.
+protocol GrantHandler: Sendable {
+    /// The `grant_type` value this handler answers.
+    static var grantType: String { get }
+    init(_ dependencies: GrantDependencies)
+    /// Answers a request whose `grant_type` is `Self.grantType` from a client registered for it.
+    func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse
+}
+
+/// What every grant handler may use; built once per token endpoint.
+struct GrantDependencies: Sendable {
+    let store: any Store
+    let minter: TokenMinter
+    /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.
+    let refreshReuseGrace: TimeInterval
+    /// Signs OpenID Connect ID tokens; nil where a test builds an endpoint without OpenID Connect.
+    let idTokens: IDTokenIssuer?
+}
+
+/// A token request after the shared steps: client authenticated, grant type allowed, form decoded.
+struct GrantRequest: Sendable {
+    let token: TokenRequest
+    let client: AuthenticatedClient
+    /// The `X-WOPI-SessionContext` header, checked.
+    let sessionContext: String?
+    let now: Date
+}
+
+/// The grants this server implements, in the order the metadata lists them. Password (RFC 9700 §2.4: MUST NOT be
+/// used), JWT bearer and token exchange are absent, so they are refused as `unsupported_grant_type` like any
+/// unknown string.
+struct GrantRegistry: Sendable {
+    static let handlerTypes: [any GrantHandler.Type] = [
+        AuthorizationCodeGrant.self, RefreshTokenGrant.self, ClientCredentialsGrant.self,
+    ]
+
+    /// Every supported `grant_type` value.
+    static var grantTypes: [String] { handlerTypes.map { $0.grantType } }
+
+    private let handlers: [String: any GrantHandler]
+
+    init(_ dependencies: GrantDependencies) {
+        var handlers: [String: any GrantHandler] = [:]
+        for type in Self.handlerTypes { handlers[type.grantType] = type.init(dependencies) }
+        self.handlers = handlers
+    }
+
+    func handler(for grantType: String) -> (any GrantHandler)? { handlers[grantType] }
+}

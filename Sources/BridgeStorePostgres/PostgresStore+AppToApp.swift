@@ -1,0 +1,112 @@
+import BridgeStore
+import Foundation
+import PostgresNIO
+
+/// The app-to-app steps, one statement each: the conditional UPDATE decides who wins (as code redemption does), and
+/// the row as the statement's snapshot saw it tells a loser why.
+extension PostgresStore {
+    public func parkAppToApp(_ record: AppToAppRequestRecord) async throws {
+        try await rows(
+            Subject("app-to-app request"),
+            """
+            INSERT INTO app_to_app_requests (reference_digest, interaction_digest, client_id, payload, created_at,
+                expires_at)
+            VALUES (\(record.referenceDigest.hex), \(record.interactionDigest.hex), \(record.clientID), \(record.payload),
+                \(Milliseconds.from(record.createdAt)), \(Milliseconds.from(record.expiresAt)))
+            """)
+    }
+
+    public func undecidedAppToApp(_ reference: TokenDigest, at now: Date) async throws -> AppToAppRequestRecord? {
+        try await rows(
+            Subject("app-to-app request"),
+            """
+            SELECT * FROM app_to_app_requests
+            WHERE reference_digest = \(reference.hex) AND decided_at IS NULL AND expires_at > \(Milliseconds.from(now))
+            """
+        ).first.map(Self.appToAppRequest)
+    }
+
+    public func decideAppToApp(
+        _ reference: TokenDigest, decision: AppToAppDecision, clientIDs: [String], at now: Date
+    ) async throws -> AppToAppDecisionOutcome {
+        let nowMS = Milliseconds.from(now)
+        var userID: String?
+        var resume: String?
+        if case .approve(let user, let digest) = decision { (userID, resume) = (user, digest.hex) }
+        let row = try await rows(
+            Subject("app-to-app decision"),
+            """
+            WITH a AS (SELECT * FROM app_to_app_requests WHERE reference_digest = \(reference.hex)),
+            won AS (
+                UPDATE app_to_app_requests SET decided_at = \(nowMS), user_id = \(userID)::text,
+                    resume_digest = \(resume)::text
+                WHERE reference_digest = \(reference.hex) AND decided_at IS NULL AND expires_at > \(nowMS)
+                    AND client_id = ANY(\(clientIDs)::text[])
+                RETURNING reference_digest
+            )
+            SELECT a.*, (SELECT count(*) FROM won) AS won FROM a
+            """
+        ).first
+        guard let row else { return .unknown }
+        var record = try Self.appToAppRequest(row)
+        if try row.int("won") == 1 {
+            record.decidedAt = now
+            record.userID = userID
+            record.resumeDigest = resume.flatMap(TokenDigest.init(hex:))
+            return .decided(record)
+        }
+        if record.decidedAt != nil { return .alreadyDecided }
+        if record.expiresAt <= now { return .expired }
+        if !clientIDs.contains(record.clientID) { return .notAllowed }
+        return .alreadyDecided  // a concurrent decision won between the snapshot and the UPDATE
+    }
+
+    public func resumeAppToApp(
+        _ resume: TokenDigest, browser: TokenDigest?, session: TokenDigest, sessionExpiresAt: Date, at now: Date
+    ) async throws -> AppToAppResumeOutcome {
+        let nowMS = Milliseconds.from(now)
+        let row = try await rows(
+            Subject("app-to-app resume"),
+            """
+            WITH a AS (
+                SELECT a.*, p.browser_digest AS p_browser_digest FROM app_to_app_requests a
+                    LEFT JOIN pending_authorizations p ON p.digest = a.interaction_digest AND p.expires_at > \(nowMS)
+                WHERE a.resume_digest = \(resume.hex)
+            ),
+            won AS (
+                UPDATE app_to_app_requests SET resumed_at = \(nowMS)
+                WHERE resume_digest = \(resume.hex) AND resumed_at IS NULL AND expires_at > \(nowMS)
+                    AND user_id IS NOT NULL
+                    AND EXISTS (SELECT 1 FROM a WHERE p_browser_digest = \(browser?.hex)::text)
+                RETURNING user_id
+            ),
+            s AS (
+                INSERT INTO sessions (digest, user_id, created_at, expires_at)
+                SELECT \(session.hex), user_id, \(nowMS), \(Milliseconds.from(sessionExpiresAt)) FROM won
+                RETURNING digest
+            )
+            SELECT a.*, (SELECT count(*) FROM s) AS won FROM a
+            """
+        ).first
+        guard let row else { return .unknown }
+        var record = try Self.appToAppRequest(row)
+        if try row.int("won") == 1 {
+            record.resumedAt = now
+            return .resumed(record)
+        }
+        if record.resumedAt != nil { return .alreadyUsed }
+        let parkedBy = try row.optionalText("p_browser_digest")
+        guard record.userID != nil, record.expiresAt > now, let parkedBy else { return .expired }
+        if parkedBy != browser?.hex { return .otherBrowser }
+        return .alreadyUsed  // a concurrent resume won between the snapshot and the UPDATE
+    }
+
+    static func appToAppRequest(_ row: PostgresRandomAccessRow) throws -> AppToAppRequestRecord {
+        AppToAppRequestRecord(
+            referenceDigest: try row.digest("reference_digest"), interactionDigest: try row.digest("interaction_digest"),
+            clientID: try row.text("client_id"), payload: try row.text("payload"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"), userID: try row.optionalText("user_id"),
+            resumeDigest: try row.optionalText("resume_digest").flatMap(TokenDigest.init(hex:)),
+            decidedAt: try row.optionalDate("decided_at"), resumedAt: try row.optionalDate("resumed_at"))
+    }
+}

@@ -1,0 +1,101 @@
+import BridgeStore
+import Foundation
+
+/// The app-to-app steps, each one transaction on the writer connection.
+extension SQLiteStore {
+    public func parkAppToApp(_ record: AppToAppRequestRecord) async throws {
+        try await transaction("app-to-app request") { tx in
+            try tx.query(
+                """
+                INSERT INTO app_to_app_requests (reference_digest, interaction_digest, client_id, payload, created_at,
+                    expires_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(record.referenceDigest.hex), .text(record.interactionDigest.hex), .text(record.clientID),
+                    .text(record.payload), .millis(record.createdAt), .millis(record.expiresAt),
+                ])
+        }
+    }
+
+    public func undecidedAppToApp(_ reference: TokenDigest, at now: Date) async throws -> AppToAppRequestRecord? {
+        try await read(
+            """
+            SELECT * FROM app_to_app_requests
+            WHERE reference_digest = ? AND decided_at IS NULL AND expires_at > ?
+            """,
+            [.text(reference.hex), .millis(now)]
+        ).first.map(Self.appToAppRequest)
+    }
+
+    public func decideAppToApp(
+        _ reference: TokenDigest, decision: AppToAppDecision, clientIDs: [String], at now: Date
+    ) async throws -> AppToAppDecisionOutcome {
+        try await transaction("app-to-app decision") { tx in
+            guard
+                var record = try tx.query(
+                    "SELECT * FROM app_to_app_requests WHERE reference_digest = ?", [.text(reference.hex)]
+                ).first.map(Self.appToAppRequest)
+            else { return .unknown }
+            if record.decidedAt != nil { return .alreadyDecided }
+            if record.expiresAt <= now { return .expired }
+            guard clientIDs.contains(record.clientID) else { return .notAllowed }
+            record.decidedAt = now
+            if case .approve(let userID, let resume) = decision {
+                record.userID = userID
+                record.resumeDigest = resume
+            }
+            try tx.query(
+                "UPDATE app_to_app_requests SET decided_at = ?, user_id = ?, resume_digest = ? WHERE reference_digest = ?",
+                [.millis(now), .optionalText(record.userID), .optionalText(record.resumeDigest?.hex), .text(reference.hex)])
+            return .decided(record)
+        }
+    }
+
+    public func resumeAppToApp(
+        _ resume: TokenDigest, browser: TokenDigest?, session: TokenDigest, sessionExpiresAt: Date, at now: Date
+    ) async throws -> AppToAppResumeOutcome {
+        try await transaction("app-to-app resume") { tx in
+            guard
+                let row = try tx.query(
+                    """
+                    SELECT a.*, p.browser_digest AS p_browser_digest FROM app_to_app_requests a
+                        LEFT JOIN pending_authorizations p ON p.digest = a.interaction_digest AND p.expires_at > ?
+                    WHERE a.resume_digest = ?
+                    """,
+                    [.millis(now), .text(resume.hex)]
+                ).first
+            else { return .unknown }
+            var record = try Self.appToAppRequest(row)
+            if record.resumedAt != nil { return .alreadyUsed }
+            guard let userID = record.userID, record.expiresAt > now,
+                let parkedBy = try row.optionalText("p_browser_digest")
+            else { return .expired }
+            guard parkedBy == browser?.hex else { return .otherBrowser }
+            record.resumedAt = now
+            try tx.query(
+                "UPDATE app_to_app_requests SET resumed_at = ? WHERE reference_digest = ?",
+                [.millis(now), .text(record.referenceDigest.hex)])
+            try Self.insertSession(
+                SessionRecord(digest: session, userID: userID, createdAt: now, expiresAt: sessionExpiresAt), in: tx)
+            return .resumed(record)
+        }
+    }
+
+    static func appToAppRequest(_ row: SQLiteRow) throws -> AppToAppRequestRecord {
+        func digest(_ column: String) throws -> TokenDigest? {
+            guard let hex = try row.optionalText(column) else { return nil }
+            guard let digest = TokenDigest(hex: hex) else { throw SQLiteColumnError(column: column) }
+            return digest
+        }
+        guard let referenceDigest = try digest("reference_digest"),
+            let interactionDigest = try digest("interaction_digest")
+        else { throw SQLiteColumnError(column: "reference_digest") }
+        return AppToAppRequestRecord(
+            referenceDigest: referenceDigest, interactionDigest: interactionDigest, clientID: try row.text("client_id"),
+            payload: try row.text("payload"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"), userID: try row.optionalText("user_id"),
+            resumeDigest: try digest("resume_digest"), decidedAt: try row.optionalDate("decided_at"),
+            resumedAt: try row.optionalDate("resumed_at"))
+    }
+}

@@ -1,0 +1,84 @@
+// A merchant app's side of "Continue with Example Files" with requested_flow=app_to_app (the Vipps/MobilePay
+// "integrate from a mobile app" flow, with SignInBridge's host app in the provider's seat), and the host app's side
+// of the deep link. Each command is one step an app takes; see README.md for the walk-through with curl.
+//
+//   MerchantAppExample authorize ISSUER           the URL the merchant opens in its browser tab (+ its secrets)
+//   MerchantAppExample approve DEEP_LINK [deny]    the host app: the form body it posts to the approval API
+//   MerchantAppExample callback URL STATE          the merchant: what to do with app_callback_uri?…
+//   MerchantAppExample redirect URL STATE VERIFIER the merchant: the token request for redirect_uri?code=…
+import Foundation
+import SignInProtocol
+
+let clientID = "merchant-app"
+let redirectURI = "com.example.merchant:/oauth2redirect"
+let appCallbackURI = "com.example.merchant:/app-callback"
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(1)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch (arguments.first, arguments.count) {
+case ("authorize", 2):
+    // Keep verifier, state and nonce in the app; only the challenge, state and nonce travel.
+    let verifier = PKCE.Verifier.random()
+    let state = SecretState.make()
+    let nonce = SecretState.make()
+    do {
+        let request = try AppToAppAuthorization(
+            clientID: clientID, redirectURI: redirectURI, appCallbackURI: appCallbackURI, scope: "openid profile email",
+            state: state, nonce: nonce, pkce: verifier.challenge())
+        print(request.url(authorizationEndpoint: arguments[1] + "/oauth2/authorize"))
+        print("state=\(state) nonce=\(nonce) code_verifier=\(verifier.value)")
+    } catch {
+        fail("authorize: \(error)")
+    }
+case ("approve", 2), ("approve", 3):
+    do {
+        let link = try AppToAppDeepLink.decode(url: arguments[1])
+        let decision: AppToAppApproval.Decision = arguments.count == 3 && arguments[2] == "deny" ? .deny : .approve
+        print(AppToAppApproval(reference: link.reference, decision: decision).body)
+    } catch {
+        fail("approve: \(error)")
+    }
+case ("callback", 3):
+    do {
+        let callback = try AppCallback.decode(url: arguments[1])
+        guard callback.matches(state: arguments[2]) else { fail("callback: state does not match; ignore it") }
+        switch callback.outcome {
+        case .approved(let resumeURI?): print("open in the same browser tab: \(resumeURI)")
+        case .approved(nil): print("show the browser tab again")
+        case .failed(let error): print("sign-in failed: \(error.code.rawValue)")
+        }
+    } catch {
+        fail("callback: \(error)")
+    }
+case ("redirect", 4):
+    do {
+        let response = try AuthorizationResponse.decode(redirectURL: arguments[1])
+        guard response.state == arguments[2] else {
+            fail("redirect: state does not match; ignore it")
+        }
+        guard let code = response.code else { fail("redirect: no code") }
+        var form = FormParameters()
+        form.append("grant_type", "authorization_code")
+        form.append("code", code)
+        form.append("redirect_uri", redirectURI)
+        form.append("client_id", clientID)
+        form.append("code_verifier", arguments[3])
+        print(form.encoded)
+    } catch {
+        fail("redirect: \(error)")
+    }
+default:
+    fail("usage: MerchantAppExample authorize ISSUER | approve DEEP_LINK [deny] | callback URL STATE | redirect URL STATE VERIFIER")
+}
+
+/// 128 random bits, base64url: for `state` and `nonce`.
+enum SecretState {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}
