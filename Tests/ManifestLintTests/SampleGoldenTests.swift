@@ -162,11 +162,12 @@ import Testing
     }
 
     /// Every rule is triggered by some broken sample (the cross-checks with `crossCheckOptions`), so the samples
-    /// document the whole rule set.
+    /// document the whole rule set. How a host serves its files (`--fetch`) has no sample file: those rules are
+    /// triggered by WellKnownFetchTests against a local TLS host.
     @Test func brokenSamplesTriggerEveryRule() throws {
         let report = try Linter(options: Self.crossCheckOptions).lint(paths: [Self.packageRoot + "/samples"])
         let triggered = Set(report.findings.map(\.ruleID))
-        let all = Set(RuleCatalog.all.map(\.id))
+        let all = Set(RuleCatalog.all.map(\.id)).subtracting(RuleCatalog.wellKnownResponse.map(\.descriptor.id))
         #expect(all.subtracting(triggered).isEmpty, "never triggered: \(all.subtracting(triggered).sorted())")
         #expect(report.exitStatus == 1)
     }

@@ -31,14 +31,9 @@ struct IDTokenIssuer: Sendable {
     static let algorithm = "ES256"
 
     func sign(_ claims: IDTokenClaims) throws -> String {
-        let key = keys.signingKey
-        let header = #"{"alg":"ES256","kid":"# + JSONText.quoted(key.kid) + #","typ":"JWT"}"#
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let payload = try encoder.encode(claims)
-        let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(payload)
-        let signature = try key.signingKey.signature(for: Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+        return try ES256CompactSigner(key: keys.signingKey, type: "JWT").sign(payload: try encoder.encode(claims))
     }
 
     /// The ID token for a code redeemed by `clientID`: `sub` the user, `nonce` and `auth_time` from the request,

@@ -1,26 +1,16 @@
-import Crypto
 import Foundation
 import SignInProtocol
 
-/// Writes an access token as an ES256 JWS in compact serialization (RFC 7515 §7.1; RFC 7518 §3.4: the signature is
-/// R and S, 32 bytes each). Done here rather than through jwt-kit's `JWTKeyCollection.sign`, which goes through an
-/// actor and `JSONEncoder` and cost more CPU per token request than the signature itself; jwt-kit still verifies
-/// every token (`AccessTokenVerifier`) and publishes the JWKS, and the tests check one against the other.
+/// Writes an access token as an ES256 JWS with the `at+jwt` type (RFC 9068 §2.1) through `ES256CompactSigner`.
 struct AccessTokenSigner: Sendable {
-    let privateKey: P256.Signing.PrivateKey
-    /// The encoded protected header, fixed per key: `{"alg":"ES256","kid":…,"typ":"at+jwt"}` (RFC 9068 §2.1).
-    let encodedHeader: String
+    let signer: ES256CompactSigner
 
     init(key: SigningKeySet.Key) {
-        privateKey = key.signingKey
-        let header = #"{"alg":"ES256","kid":"# + JSONText.quoted(key.kid) + #","typ":"at+jwt"}"#
-        encodedHeader = Base64URL.encode(Array(header.utf8))
+        signer = ES256CompactSigner(key: key, type: "at+jwt")
     }
 
     func sign(_ claims: AccessTokenClaims) throws -> String {
-        let signingInput = encodedHeader + "." + Base64URL.encode(Array(Self.payload(claims).utf8))
-        let signature = try privateKey.signature(for: Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+        try signer.sign(payload: Self.payload(claims).utf8)
     }
 
     /// The claims as JSON; times are whole seconds (NumericDate, RFC 7519 §2).

@@ -21,7 +21,7 @@ public struct RuleDescriptor: Sendable, Hashable {
     }
 }
 
-/// The document a rule comes from: an RFC section, an Android or Apple page, or a seed document.
+/// The document a rule comes from: an RFC section, an Android or Apple page, or a Microsoft, Vipps or SPiD page.
 public struct RuleReference: Sendable, Hashable {
     public var title: String
     public var url: String
