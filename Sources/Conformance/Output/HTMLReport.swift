@@ -11,6 +11,7 @@ public enum HTMLReport {
             <style>
             body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;width:100%}
             td,th{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top;font-size:14px;overflow-wrap:anywhere}
+            td.nowrap{white-space:nowrap;overflow-wrap:normal}
             .PASS{color:#060}.FAIL{color:#b00;font-weight:bold}.WARN{color:#a60}.SKIP{color:#777}
             .diagram{overflow-x:auto;border:1px solid #ddd;padding:8px}
             </style></head><body>
@@ -23,9 +24,9 @@ public enum HTMLReport {
             """
         for result in report.results {
             let check = result.check
-            html += "<tr><td class=\"\(result.status.rawValue)\">\(result.status.rawValue)</td>"
+            html += "<tr><td class=\"nowrap \(result.status.rawValue)\">\(result.status.rawValue)</td>"
             html += "<td><code>\(e(check.id))</code><br><small>\(e(check.summary))</small></td>"
-            html += "<td>\(check.level.rawValue)</td><td>\(e(result.detail))</td>"
+            html += "<td class=\"nowrap\">\(check.level.rawValue)</td><td>\(e(result.detail))</td>"
             html += "<td><a href=\"\(e(check.source.url))\">\(e(check.source.title))</a></td></tr>\n"
         }
         html += "</table>\n<h2>Exchanges observed</h2>\n"
