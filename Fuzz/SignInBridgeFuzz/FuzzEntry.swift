@@ -14,10 +14,6 @@ nonisolated(unsafe) private var selected: (([UInt8]) -> Void)?
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if selected == nil {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
-        if name == "list" {
-            print(FuzzTargets.all.keys.sorted().joined(separator: "\n"))
-            exit(0)
-        }
         guard let target = FuzzTargets.all[name] else {
             fatalError("FUZZ_TARGET must be one of \(FuzzTargets.all.keys.sorted().joined(separator: ", ")), not \"\(name)\"")
         }
@@ -32,6 +28,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 @main
 struct RunFuzzer {
     static func main() {
+        // Answered before libFuzzer starts: it reports a target that exits as a crash.
+        if ProcessInfo.processInfo.environment["FUZZ_TARGET"] == "list" {
+            print(FuzzTargets.all.keys.sorted().joined(separator: "\n"))
+            exit(0)
+        }
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) })
