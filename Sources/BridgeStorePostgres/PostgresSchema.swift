@@ -162,6 +162,21 @@ enum PostgresSchema {
             )
             """,
             "CREATE INDEX app_to_app_requests_by_expiry ON app_to_app_requests (expires_at)",
-        ]
+        ],
+        // 6: session exchange codes (`ExchangeStore`), stored hashed and kept after use until they expire.
+        [
+            """
+            CREATE TABLE session_exchange_codes (
+                digest text PRIMARY KEY,
+                user_id text NOT NULL,
+                client_id text NOT NULL,
+                redirect_uri text NOT NULL,
+                issued_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                used_at bigint
+            )
+            """,
+            "CREATE INDEX session_exchange_codes_by_expiry ON session_exchange_codes (expires_at)",
+        ],
     ]
 }

@@ -23,6 +23,27 @@ extension PostgresStore {
             """)
     }
 
+    /// One statement, so one round trip and one implicit transaction: a data-modifying CTE inserts the grant, and
+    /// the outer INSERT its code; the code's foreign key is checked at the end of the statement, when the grant row
+    /// exists (PostgreSQL docs, "Data-Modifying Statements in WITH").
+    public func issueExchangeCode(_ code: AuthorizationCodeRecord, in grant: GrantRecord) async throws {
+        try await rows(
+            Subject("exchange code"),
+            """
+            WITH new_grant AS (
+                INSERT INTO grants (id, user_id, client_id, scope, session_context, created_at, revoked_at)
+                VALUES (\(grant.id.rawValue), \(grant.userID), \(grant.clientID), \(grant.scope), \(grant.sessionContext),
+                    \(Milliseconds.from(grant.createdAt)), \(Milliseconds.from(grant.revokedAt)))
+                RETURNING id)
+            INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
+                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
+            SELECT \(code.digest.hex), new_grant.id, \(code.clientID), \(code.redirectURI),
+                \(code.codeChallenge), \(code.codeChallengeMethod), \(code.scope), \(Milliseconds.from(code.issuedAt)),
+                \(Milliseconds.from(code.expiresAt)), \(code.nonce), \(Milliseconds.from(code.authTime))
+            FROM new_grant
+            """)
+    }
+
     /// `code` is the row as this statement's snapshot saw it; `consumed` is whether the conditional UPDATE took it.
     /// A replay (the snapshot shows it redeemed, or the UPDATE lost the race to a concurrent redemption) revokes the
     /// grant in the same statement.

@@ -179,10 +179,11 @@ extension PostgresStore {
             p AS (DELETE FROM pending_authorizations WHERE expires_at < \(cutoff) RETURNING 1),
             f AS (DELETE FROM sign_in_failures WHERE failed_at < \(cutoff) RETURNING 1),
             r AS (DELETE FROM refresh_tokens WHERE expires_at IS NOT NULL AND expires_at < \(cutoff) RETURNING 1),
-            t AS (DELETE FROM app_to_app_requests WHERE expires_at < \(cutoff) RETURNING 1)
+            t AS (DELETE FROM app_to_app_requests WHERE expires_at < \(cutoff) RETURNING 1),
+            x AS (DELETE FROM session_exchange_codes WHERE expires_at < \(cutoff) RETURNING 1)
             SELECT (SELECT count(*) FROM a) + (SELECT count(*) FROM w) + (SELECT count(*) FROM c)
                 + (SELECT count(*) FROM s) + (SELECT count(*) FROM p) + (SELECT count(*) FROM f)
-                + (SELECT count(*) FROM r) + (SELECT count(*) FROM t) AS n
+                + (SELECT count(*) FROM r) + (SELECT count(*) FROM t) + (SELECT count(*) FROM x) AS n
             """
         ).first
         return try row?.int("n") ?? 0

@@ -178,5 +178,21 @@ enum SQLiteSchema {
             )
             """,
         ],
+        // 6: session exchange codes (`POST /oauth/exchange` with type=session, `ExchangeStore`), stored hashed and
+        // kept after use until they expire, so a replay is told apart from an unknown code.
+        [
+            """
+            CREATE TABLE session_exchange_codes (
+                digest TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                redirect_uri TEXT NOT NULL,
+                issued_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                used_at INTEGER
+            )
+            """,
+            "CREATE INDEX session_exchange_codes_by_expiry ON session_exchange_codes (expires_at)",
+        ],
     ]
 }

@@ -107,6 +107,13 @@ extension SQLiteStore {
         try await transaction("authorization code") { tx in try Self.insertCode(code, in: tx) }
     }
 
+    public func issueExchangeCode(_ code: AuthorizationCodeRecord, in grant: GrantRecord) async throws {
+        try await transaction("exchange code") { tx in
+            try Self.insertGrant(grant, in: tx)
+            try Self.insertCode(code, in: tx)
+        }
+    }
+
     static func insertCode(_ code: AuthorizationCodeRecord, in tx: Transaction) throws {
         try tx.query(
             """

@@ -19,7 +19,7 @@ struct ConfigurationTests {
     @Test func sampleConfigurationLoadsWithOnlyTheExpectedWarnings() throws {
         let loaded = try ConfigurationLoader(environment: [:]).load(
             file: Self.root.appendingPathComponent("samples/bridge.yaml").path)
-        #expect(loaded.configuration.clients.map(\.id) == ["office", "partner-app", "merchant-app"])
+        #expect(loaded.configuration.clients.map(\.id) == ["office", "partner-app", "merchant-app", "files-backend"])
         #expect(loaded.configuration.users.first?.signInName == "demo@example.com")
         #expect(loaded.configuration.authorizationURI == "http://127.0.0.1:8080/oauth2/authorize")
         // Office registers https://localhost, which RFC 8252 §8.3 does not recommend; `profile: office` allows it.
@@ -45,6 +45,9 @@ struct ConfigurationTests {
         #expect(configuration.store.sqlite.path == "data/bridge.sqlite")
         #expect(configuration.wopi.accessTokenLifetimeSeconds == 36000)
         #expect(configuration.clients.isEmpty && configuration.users.isEmpty)
+        // The Schibsted SPiD login docs' lifetimes of exchange codes.
+        #expect(configuration.exchange.codeLifetimeSeconds == 30)
+        #expect(configuration.exchange.sessionLifetimeSeconds == 60)
     }
 
     static let base = TestBridge.yaml
@@ -62,6 +65,8 @@ struct ConfigurationTests {
         ("    passwordHash: $2b$12$spZMyuggXL3hVlAEWn6Ji.2/o./7RYcPQD49gPV/Me1vHSjTCvTuS", "    passwordHash: hunter2", "users[0].passwordHash", "does not match"),
         ("  wopiSrcPrefixes: [https://contoso.com/wopi/files/]", "  wopiSrcPrefixes: []", "wopi.wopiSrcPrefixes", "must not be empty"),
         ("  ecosystemUrlTemplate: https://contoso.com/wopi/ecosystem?access_token={access_token}", "  ecosystemUrlTemplate: https://contoso.com/wopi/ecosystem", "wopi.ecosystemUrlTemplate", "does not match"),
+        ("    grants: [authorization_code, refresh_token]", "    grants: [authorization_code, 'urn:ietf:params:oauth:grant-type:token-exchange']", "clients[0].merchant", "is required for the token-exchange grant"),
+        ("users:", "exchange: {codeLifetimeSeconds: 1}\nusers:", "exchange.codeLifetimeSeconds", "at least 5"),
     ])
     func errorsNameTheirKeyPath(replace: String, with replacement: String, keyPath: String, message: String) {
         let yaml = Self.base.replacingOccurrences(of: replace, with: replacement)

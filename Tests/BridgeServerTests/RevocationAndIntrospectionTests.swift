@@ -121,7 +121,11 @@ struct RevocationAndIntrospectionTests {
             #expect(json["token_endpoint"] as? String == "https://contoso.com/oauth2/token")
             #expect(json["revocation_endpoint"] as? String == "https://contoso.com/oauth2/revoke")
             #expect(json["introspection_endpoint"] as? String == "https://contoso.com/oauth2/introspect")
-            #expect(json["grant_types_supported"] as? [String] == ["authorization_code", "refresh_token", "client_credentials"])
+            #expect(
+                json["grant_types_supported"] as? [String] == [
+                    "authorization_code", "refresh_token", "client_credentials",
+                    "urn:ietf:params:oauth:grant-type:token-exchange",
+                ])
             #expect(json["token_endpoint_auth_methods_supported"] as? [String] == ["client_secret_basic", "client_secret_post", "none"])
             #expect(json["code_challenge_methods_supported"] as? [String] == ["S256"])
             // Every endpoint announced answers a POST here (an unauthenticated one: 401, not 404).

@@ -108,6 +108,14 @@ enum BridgeConfigSchema {
         "allowPlainPKCE": { "type": "boolean", "default": false }
       }
     },
+    "exchange": {
+      "type": "object", "additionalProperties": false,
+      "description": "one-time exchange codes (POST /oauth/exchange, the Schibsted SPiD login docs)",
+      "properties": {
+        "codeLifetimeSeconds": { "type": "integer", "minimum": 5, "maximum": 600, "default": 30, "description": "type=code, redeemed at the token endpoint" },
+        "sessionLifetimeSeconds": { "type": "integer", "minimum": 5, "maximum": 600, "default": 60, "description": "type=session, opened at /auth/session/{code}" }
+      }
+    },
     "appToApp": {
       "type": "object", "additionalProperties": false,
       "description": "requested_flow=app_to_app: the host's own app approves third-party sign-ins",
@@ -206,9 +214,10 @@ enum BridgeConfigSchema {
           "redirectUris": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 2048 } },
           "grants": {
             "type": "array", "minItems": 1, "uniqueItems": true,
-            "items": { "enum": ["authorization_code", "refresh_token", "client_credentials"] }
+            "items": { "enum": ["authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:token-exchange"] }
           },
           "tokenEndpointOverride": { "$ref": "#/$defs/httpUrl" },
+          "merchant": { "type": "string", "minLength": 1, "maxLength": 128, "description": "the merchant (tenant) the client belongs to: exchange codes and token exchange only move a user between clients of one merchant" },
           "profile": { "enum": ["strict", "office"], "default": "strict", "description": "office: allow exactly Office's documented deviations (the https://localhost stop URL, sign-in in its WebView); strict: RFC 8252 as written" },
           "sessionContext": { "type": "boolean", "default": false },
           "name": { "type": "string", "minLength": 1, "maxLength": 128 },

@@ -13,6 +13,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public var limits: Limits
     public var tokens: Tokens
     public var authorize: Authorize
+    public var exchange: Exchange
     public var appToApp: AppToApp
     public var signIn: SignIn
     public var office: Office
@@ -101,6 +102,14 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var allowPlainPKCE: Bool
     }
 
+    /// One-time exchange codes (`POST /oauth/exchange`, the Schibsted SPiD login docs' 30 s and 60 s by default).
+    public struct Exchange: Sendable, Codable, Hashable {
+        /// `type=code`: redeemed by the target client at the token endpoint.
+        public var codeLifetimeSeconds: Int
+        /// `type=session`: opened by a browser at `/auth/session/{code}`.
+        public var sessionLifetimeSeconds: Int
+    }
+
     /// `requested_flow=app_to_app` (Vipps/MobilePay-style login with the host's own app as the provider's app).
     public struct AppToApp: Sendable, Codable, Hashable {
         /// The link the parked page offers ("continue in the app"), with `reference` added to its query: a
@@ -186,6 +195,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var grants: [String]
         /// Alternative token endpoint sent as `tk` in the final redirect (Microsoft's Office app-to-app docs).
         public var tokenEndpointOverride: String?
+        /// The merchant (tenant): exchange codes and token exchange only move a user between clients of one merchant.
+        public var merchant: String?
         /// Send a session context (`sc`) in the final redirect, echoed by Office in `X-WOPI-SessionContext`.
         public var sessionContext: Bool?
         /// Shown on the consent page ("Contoso Files wants to …"); defaults to the id.

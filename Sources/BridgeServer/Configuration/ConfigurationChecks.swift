@@ -97,6 +97,10 @@ struct ConfigurationChecks {
             if client.grants.contains("refresh_token") && !client.grants.contains("authorization_code") {
                 error("\(path).grants", "refresh_token is only issued with authorization_code")
             }
+            if client.grants.contains(TokenRequest.GrantType.tokenExchange) && client.merchant == nil {
+                // Token exchange only moves a user between clients of one merchant: without one it could never work.
+                error("\(path).merchant", "is required for the token-exchange grant (RFC 8693)")
+            }
             if let override = client.tokenEndpointOverride {
                 checkURL(override, at: "\(path).tokenEndpointOverride", allowPath: true)
             }

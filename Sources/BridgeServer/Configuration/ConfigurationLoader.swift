@@ -126,6 +126,7 @@ public struct ConfigurationLoader: Sendable {
             limits: {maxBodyBytes: 65536, maxHeaderValueBytes: 8192, idleTimeoutSeconds: 60}
             tokens: {accessTokenLifetimeSeconds: 3600, refreshTokenLifetimeSeconds: 7776000, refreshReuseGraceSeconds: 0, statusCacheMilliseconds: 1000}
             authorize: {codeLifetimeSeconds: 60, requestLifetimeSeconds: 900, allowPlainPKCE: false}
+            exchange: {codeLifetimeSeconds: 30, sessionLifetimeSeconds: 60}
             appToApp: {referenceLifetimeSeconds: 300}
             signIn: {sessionLifetimeSeconds: 28800, bcryptCost: 12, throttle: {maxFailures: 5, windowSeconds: 900}}
             office: {}

@@ -11,12 +11,13 @@ extension IDTokenIssuer {
     }
 }
 
-/// The OpenID Connect endpoints beside OAuth's: UserInfo, RP-initiated logout, and the app-to-app provider
-/// endpoints. (The ID token comes from `AuthorizationCodeGrant`; discovery is `AuthorizationServerMetadata`.)
+/// The OpenID Connect endpoints beside OAuth's: UserInfo, RP-initiated logout, the app-to-app provider
+/// endpoints, and the browser's end of session exchange codes. (The ID token comes from `AuthorizationCodeGrant`; discovery is `AuthorizationServerMetadata`.)
 struct OpenIDRoutes: Sendable {
     let userInfo: UserInfoEndpoint
     let endSession: EndSessionEndpoint
     let appToApp: AppToAppEndpoints
+    let sessionCodes: SessionCodeEndpoint
     let guarded: StoreOutagePage
 
     init(
@@ -30,6 +31,7 @@ struct OpenIDRoutes: Sendable {
         endSession = EndSessionEndpoint(
             environment: environment, idTokens: IDTokenIssuer(configuration: configuration, keys: keys))
         guarded = StoreOutagePage(pages: environment.pages)
+        sessionCodes = SessionCodeEndpoint(environment: environment)
         appToApp = AppToAppEndpoints(
             environment: environment, verifier: verifier, challenge: BearerChallenge(realm: configuration.issuer))
     }
@@ -47,6 +49,11 @@ struct OpenIDRoutes: Sendable {
         router.get(RouterPath(AppToAppEndpoints.detailsPath)) { request, _ in await self.appToApp.details(request) }
         router.get(RouterPath(AppToAppEndpoints.resumePath)) { request, context in
             try await self.guarded.answer(request, context) { try await self.appToApp.resume(request, context) }
+        }
+        router.get(RouterPath(SessionCodeEndpoint.path)) { request, context in
+            try await self.guarded.answer(request, context) {
+                try await self.sessionCodes.open(request, code: context.parameters.get("code"), context)
+            }
         }
         router.get(RouterPath(AppToAppEndpoints.landingPath)) { request, _ in self.appToApp.landing(request) }
     }

@@ -14,6 +14,7 @@ struct OAuthRoutes: Sendable {
     let token: TokenEndpoint
     let revocation: RevocationEndpoint
     let introspection: IntrospectionEndpoint
+    let exchange: ExchangeEndpoint
     let paths: TokenEndpointPaths
     let maxBodyBytes: Int
     let realm: String
@@ -31,7 +32,11 @@ struct OAuthRoutes: Sendable {
             authenticator: authenticator, store: store, accessTokens: issuer,
             refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil,
             refreshReuseGrace: TimeInterval(configuration.tokens.refreshReuseGraceSeconds),
-            idTokens: IDTokenIssuer(configuration: configuration, keys: keys), now: now)
+            idTokens: IDTokenIssuer(configuration: configuration, keys: keys), verifier: verifier,
+            merchants: MerchantClients(configuration.clients), now: now)
+        exchange = ExchangeEndpoint(
+            verifier: verifier, store: store, merchants: MerchantClients(configuration.clients),
+            lifetimes: configuration.exchange, now: now)
         revocation = RevocationEndpoint(authenticator: authenticator, verifier: verifier, store: store, now: now)
         introspection = IntrospectionEndpoint(
             authenticator: authenticator, verifier: verifier, store: store, issuer: configuration.issuer, now: now)
@@ -50,6 +55,11 @@ struct OAuthRoutes: Sendable {
         }
         for url in paths.foreignURLs {
             logger.notice("token URL on another origin: forward it to \(TokenEndpointPaths.canonical)", metadata: ["url": "\(url)"])
+        }
+        router.post(RouterPath(ExchangeEndpoint.path)) { request, context in
+            await self.answer(request, context) { form async throws(OAuthError) in
+                OAuthHTTPResponse.json(JSONBody.encode(try await self.exchange.respond(to: form)))
+            }
         }
         router.post(RouterPath(Self.revocationPath)) { request, context in
             await self.answer(request, context) { form async throws(OAuthError) in
@@ -129,6 +139,10 @@ enum OAuthHTTPResponse {
             default: .badRequest
             }
         var response = json(Array(error.json.utf8), status: status)
+        if error.code == .invalidToken {
+            // RFC 6750 §3: a refused bearer token (the exchange endpoint's) is answered with a Bearer challenge.
+            response.headers[.wwwAuthenticate] = #"Bearer realm="\#(realm)", error="invalid_token""#
+        }
         if error.code == .invalidClient {
             response.headers[.wwwAuthenticate] = #"Basic realm="\#(realm)", charset="UTF-8""#
         }

@@ -22,12 +22,14 @@ struct TokenEndpoint: Sendable {
     init(
         authenticator: ClientAuthenticator, store: any Store, accessTokens: AccessTokenIssuer,
         refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0, idTokens: IDTokenIssuer? = nil,
-        now: @escaping @Sendable () -> Date
+        verifier: AccessTokenVerifier, merchants: MerchantClients, now: @escaping @Sendable () -> Date
     ) {
         let minter = TokenMinter(accessTokens: accessTokens, refreshTokenLifetime: refreshTokenLifetime)
         self.authenticator = authenticator
         grants = GrantRegistry(
-            GrantDependencies(store: store, minter: minter, refreshReuseGrace: refreshReuseGrace, idTokens: idTokens))
+            GrantDependencies(
+                store: store, minter: minter, refreshReuseGrace: refreshReuseGrace, idTokens: idTokens,
+                verifier: verifier, merchants: merchants))
         self.now = now
     }
 

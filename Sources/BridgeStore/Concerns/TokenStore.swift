@@ -3,6 +3,10 @@ import Foundation
 /// Authorization codes: single use, bound to client, redirect URI, PKCE challenge and scope.
 public protocol CodeStore: Sendable {
     func issueAuthorizationCode(_ code: AuthorizationCodeRecord) async throws
+    /// The exchange-code step (`POST /oauth/exchange`, `type=code`): creates `grant` (the user's grant to the
+    /// target client) and `code` in it, in one call: both or neither. Errors as `createGrant` and
+    /// `issueAuthorizationCode`.
+    func issueExchangeCode(_ code: AuthorizationCodeRecord, in grant: GrantRecord) async throws
     /// The redemption step: consumes the code and, when it was redeemed, records `issuing` (the token response's
     /// access and refresh token, in the code's grant, with the code's client and scope) and the latest
     /// `sessionContext` of the grant, all in one call. A second redemption revokes the code's grant in the same call

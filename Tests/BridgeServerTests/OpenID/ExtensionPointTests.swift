@@ -8,8 +8,12 @@ import Testing
 /// agrees with it.
 @Suite("Grant and interaction registries")
 struct ExtensionPointTests {
-    @Test func theRegistryHoldsTheThreeGrantsOnceEach() {
-        #expect(GrantRegistry.grantTypes == ["authorization_code", "refresh_token", "client_credentials"])
+    @Test func theRegistryHoldsTheFourGrantsOnceEach() {
+        #expect(
+            GrantRegistry.grantTypes == [
+                "authorization_code", "refresh_token", "client_credentials",
+                "urn:ietf:params:oauth:grant-type:token-exchange",
+            ])
         #expect(Set(GrantRegistry.grantTypes).count == GrantRegistry.handlerTypes.count)
     }
 

@@ -21,6 +21,10 @@ struct GrantDependencies: Sendable {
     let refreshReuseGrace: TimeInterval
     /// Signs OpenID Connect ID tokens; nil where a test builds an endpoint without OpenID Connect.
     let idTokens: IDTokenIssuer?
+    /// Checks subject tokens (token exchange).
+    let verifier: AccessTokenVerifier
+    /// Which clients share a merchant (token exchange).
+    let merchants: MerchantClients
 }
 
 /// A token request after the shared steps: client authenticated, grant type allowed, form decoded.
@@ -33,11 +37,10 @@ struct GrantRequest: Sendable {
 }
 
 /// The grants this server implements, in the order the metadata lists them. Password (RFC 9700 §2.4: MUST NOT be
-/// used), JWT bearer and token exchange are absent, so they are refused as `unsupported_grant_type` like any
-/// unknown string.
+/// used) and JWT bearer are absent, so they are refused as `unsupported_grant_type` like any unknown string.
 struct GrantRegistry: Sendable {
     static let handlerTypes: [any GrantHandler.Type] = [
-        AuthorizationCodeGrant.self, RefreshTokenGrant.self, ClientCredentialsGrant.self,
+        AuthorizationCodeGrant.self, RefreshTokenGrant.self, ClientCredentialsGrant.self, TokenExchangeGrant.self,
     ]
 
     /// Every supported `grant_type` value.

@@ -1,0 +1,86 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// `POST /oauth/exchange` (SPiD one-time exchange codes, Schibsted SPiD login docs): an app with the user's access
+/// token asks for a code that a sibling client of the same merchant redeems for the same user.
+/// - `type=code`: an authorization code of the target client, with no redirect URI and no PKCE challenge, redeemed
+///   once at the token endpoint (`grant_type=authorization_code`) by the target client with its own credentials;
+///   so the target must be a confidential client registered for `authorization_code`.
+/// - `type=session`: opened once by a browser at `/auth/session/{code}`, which gets a session cookie and a redirect
+///   to the target's `redirect_uri` (a registered one; the first registered one when the request names none).
+/// Codes are random 256-bit values stored as digests, single use, and live `exchange.codeLifetimeSeconds` or
+/// `exchange.sessionLifetimeSeconds`.
+struct ExchangeEndpoint: Sendable {
+    static let path = "/oauth/exchange"
+
+    let verifier: AccessTokenVerifier
+    let store: any Store
+    let merchants: MerchantClients
+    let lifetimes: BridgeConfiguration.Exchange
+    let now: @Sendable () -> Date
+
+    func respond(to request: OAuthFormRequest) async throws(OAuthError) -> ExchangeResponse {
+        let exchange: ExchangeRequest
+        do {
+            exchange = try ExchangeRequest.decode(form: request.body, authorization: request.authorization)
+        } catch {
+            throw error.oauthError
+        }
+        let time = now()
+        let user = try await verifier.userToken(exchange.userToken, at: time, refusedAs: .invalidToken)
+        guard let target = merchants.sibling(exchange.targetClientID, of: user.grant.clientID) else {
+            throw OAuthError(
+                .invalidClient, description: "client '\(exchange.targetClientID)' is not a client of the caller's merchant")
+        }
+        let scope = MerchantClients.narrowed(user.claims.scope ?? user.grant.scope, for: target)
+        switch exchange.type {
+        case .code:
+            return try await codeForBackend(of: target, user: user.grant.userID, scope: scope, at: time)
+        case .session:
+            let redirectURI = try Self.sessionRedirect(exchange.additionalParameters["redirect_uri"], of: target)
+            return try await codeForBrowser(of: target, user: user.grant.userID, redirectURI: redirectURI, at: time)
+        }
+    }
+
+    private func codeForBackend(
+        of target: BridgeConfiguration.Client, user: String, scope: String, at now: Date
+    ) async throws(OAuthError) -> ExchangeResponse {
+        guard !target.isPublic, target.grants.contains(TokenRequest.GrantType.authorizationCode) else {
+            throw OAuthError(
+                .unauthorizedClient,
+                description: "type=code needs a confidential target client registered for authorization_code")
+        }
+        let secret = SecretToken()
+        let lifetime = lifetimes.codeLifetimeSeconds
+        let grant = GrantRecord(userID: user, clientID: target.id, scope: scope, createdAt: now)
+        // No redirect URI: the code never travels through a redirect, so the token endpoint asks for none
+        // (`CheckRedirectURIMatches` skips an empty one) and ignores one that is sent.
+        let code = AuthorizationCodeRecord(
+            digest: secret.digest, grantID: grant.id, clientID: target.id, redirectURI: "", scope: scope,
+            issuedAt: now, expiresAt: now.addingTimeInterval(TimeInterval(lifetime)), authTime: nil)
+        try await storeCall { try await store.issueExchangeCode(code, in: grant) }
+        return ExchangeResponse(code: secret.value, type: .code, expiresIn: lifetime)
+    }
+
+    private func codeForBrowser(
+        of target: BridgeConfiguration.Client, user: String, redirectURI: String, at now: Date
+    ) async throws(OAuthError) -> ExchangeResponse {
+        let secret = SecretToken()
+        let lifetime = lifetimes.sessionLifetimeSeconds
+        let record = SessionExchangeCodeRecord(
+            digest: secret.digest, userID: user, clientID: target.id, redirectURI: redirectURI, issuedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
+        try await storeCall { try await store.issueSessionCode(record) }
+        return ExchangeResponse(code: secret.value, type: .session, expiresIn: lifetime)
+    }
+
+    /// `redirect_uri` when it is one of the target's registered ones (exact match, RFC 9700 §2.1); else the first.
+    static func sessionRedirect(_ requested: String?, of target: BridgeConfiguration.Client) throws(OAuthError) -> String {
+        guard let requested, !requested.isEmpty else { return target.redirectUris[0] }
+        guard target.redirectUris.contains(requested) else {
+            throw OAuthError(.invalidRequest, description: "redirect_uri is not registered for client '\(target.id)'")
+        }
+        return requested
+    }
+}
