@@ -63,7 +63,7 @@ enum URLReport: Encodable {
     }
 
     /// The lower-cased parameter names of the query (after `?`, or after `scheme:` when there is no `?`), also
-    /// those hidden behind a second `?` (the seed's `state=…?error=…`).
+    /// those hidden behind a second `?` (the `state=…?error=…` form the Vipps iOS integration guide shows).
     static func parameterNames(_ url: String) -> Set<String> {
         var text = Substring(url)
         if let question = text.firstIndex(of: "?") {

@@ -44,7 +44,7 @@ public struct AppCallback: Sendable, Hashable {
 
     // MARK: Decoding
 
-    /// Parses the URL the app was opened with. Tolerates the seed's error form, where the provider joins
+    /// Parses the URL the app was opened with. Tolerates the Vipps iOS integration guide's error form, where the provider joins
     /// `error` with a second `?` (`?state=…?error=unknown_error`).
     public static func decode(url: String, limit: InputLimit = .default) throws(OAuthDecodingError) -> AppCallback {
         do { try limit.check(url, what: "app callback URL") } catch { throw .tooLarge(error) }
@@ -97,7 +97,7 @@ public struct AppCallback: Sendable, Hashable {
 
     // MARK: Encoding
 
-    /// `state` first, then `resume_uri` or the error, then the others, percent-encoded (unlike the seed's
+    /// `state` first, then `resume_uri` or the error, then the others, percent-encoded (unlike the Vipps iOS integration guide's
     /// example, which leaves `resume_uri` unencoded).
     public var parameters: FormParameters {
         var form = FormParameters()

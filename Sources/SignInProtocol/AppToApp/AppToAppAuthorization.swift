@@ -10,7 +10,7 @@ public struct AppToAppAuthorization: Sendable, Hashable {
     /// The underlying request, with `requestedFlow`, `appCallbackURI` and `redirectURI` set.
     public let request: AuthorizationRequest
 
-    /// Builds the request. `pkce` is the S256 challenge the seed's example sends; pass nil only for
+    /// Builds the request. `pkce` is the S256 challenge the Vipps pages' example sends; pass nil only for
     /// confidential clients that cannot use it.
     public init(
         clientID: String, redirectURI: String, appCallbackURI: String, scope: String? = nil, state: String? = nil,

@@ -1,5 +1,5 @@
 /// An OAuth 2.0 authorization request (RFC 6749 §4.1.1) as a client sends it to the authorization endpoint,
-/// with the extensions the seeds use: PKCE (RFC 7636), OpenID Connect `nonce`, Office's `rs`/`build`/`platform`
+/// with the extensions the Office, Vipps and SPiD docs use: PKCE (RFC 7636), OpenID Connect `nonce`, Office's `rs`/`build`/`platform`
 /// and Vipps' `requested_flow`/`app_callback_uri`.
 ///
 /// Empty values count as absent (RFC 6749 §3.1). Parameters this type does not know are kept, in order, in
