@@ -235,7 +235,7 @@ let package = Package(
             name: "ManifestLintTests",
             dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"],
             // Real apps' manifests and plists, read from disk by CorpusGoldenTests.
-            exclude: ["Corpus"]
+            exclude: ["Corpus", "FuzzFindings"]
         ),
         .testTarget(
             name: "ConformanceTests",

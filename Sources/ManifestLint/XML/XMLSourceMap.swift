@@ -48,6 +48,7 @@ struct XMLSourceMap {
         /// Columns count code points: UTF-8 continuation bytes do not start a column; a UTF-8 byte order mark at
         /// the start of the file is not a column either.
         func position(of offset: Int) -> SourcePosition {
+            let offset = min(offset, bytes.count)
             var low = 0
             var high = lineStarts.count - 1
             while low < high {
@@ -90,7 +91,9 @@ struct XMLSourceMap {
             return true
         }
 
-        mutating func advance() { index += 1 }
+        /// Never past the end: the scanner reads through unchecked buffer pointers, and a document libxml2 recovered
+        /// from can end inside an attribute (found by the android-manifest fuzz target).
+        mutating func advance() { index = min(index + 1, bytes.count) }
 
         mutating func advance(by count: Int) { index = min(index + count, bytes.count) }
 
