@@ -2,7 +2,8 @@
 # Fuzzes one decoder with libFuzzer and AddressSanitizer: scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
 #   scripts/fuzz.sh list                  the targets
 #   scripts/fuzz.sh challenge 1800        half an hour on the challenge parser
-#   scripts/fuzz.sh all 5                 a few seconds on every target (the smoke run `make fuzz-smoke` does)
+#   scripts/fuzz.sh all 5                 a few seconds on every target (`make fuzz-smoke`)
+#   scripts/fuzz.sh all 1800 -runs=10000000   the long run: each target until 10 million executions or 30 minutes
 # The corpus grows in .build-fuzz/corpus/TARGET, seeded from Fuzz/Seeds/TARGET (test vectors) and, for the lint
 # targets, from samples/ and Tests/ManifestLintTests/Corpus (real apps' files). A crash or leak
 # leaves its input in .build-fuzz/findings/TARGET/; `swift run signin-bridge-fuzz TARGET FILE` replays it.
@@ -46,6 +47,7 @@ for name in $targets; do
       while IFS= read -r -d '' file; do cp -n "$file" "$corpus/seed-$(printf '%s' "$file" | md5sum | cut -c1-12)"; done
   fi
   log=$scratch/$name.log
+  started=$SECONDS
   if FUZZ_TARGET=$name ASAN_OPTIONS=detect_leaks=1 "$bin" "$corpus" -max_total_time="$seconds" -max_len=65536 \
       -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$findings/" -print_final_stats=1 "$@" >"$log" 2>&1; then
     result=ok
@@ -56,6 +58,7 @@ for name in $targets; do
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | tr -d 'cov: ')
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | tr -d 'ft: ')
-  echo "fuzz $name: ${runs:-0} executions in ${seconds} s, cov ${cov:-0}, ft ${ft:-0}, corpus $(ls "$corpus" | wc -l): $result"
+  elapsed=$(( SECONDS - started ))
+  echo "fuzz $name: ${runs:-0} executions in ${elapsed} s (limit ${seconds} s), cov ${cov:-0}, ft ${ft:-0}, corpus $(ls "$corpus" | wc -l): $result"
 done
 exit $status
