@@ -67,7 +67,7 @@ run: release
 
 bench:
 	@bash scripts/install-deps.sh bench
-	@for s in scripts/bench/*.sh; do echo "== $$s"; bash $$s || exit 1; done
+	@bash scripts/bench/all.sh
 
 clean:
 	rm -rf .build

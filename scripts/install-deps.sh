@@ -10,8 +10,8 @@ case "$purpose" in
   # chromium and chromium-driver: the browser end-to-end test (scripts/e2e).
   test)  packages+=(python3 python3-venv chromium chromium-driver) ;;
   # valgrind, binutils (strip), bc: scripts/bench/protocol.sh --instructions and scripts/bench/lint.sh;
-  # libxml2-utils (xmllint) and python3: scripts/bench/lint.sh.
-  bench) packages+=(nginx wrk libxml2-utils python3 valgrind binutils bc) ;;
+  # libxml2-utils (xmllint) and python3: scripts/bench/lint.sh; linux-perf: the profiles scripts/bench/all.sh takes.
+  bench) packages+=(nginx wrk libxml2-utils python3 python3-venv valgrind binutils bc linux-perf) ;;
   run)   ;;
   *) echo "usage: $0 [test|run|bench]" >&2; exit 2 ;;
 esac

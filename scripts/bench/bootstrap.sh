@@ -6,6 +6,8 @@
 #   Goals: logs off >= 0.8x nginx requests/s, logs on >= 0.5x nginx with its log on, cold start to first answer
 #   <= 150 ms, RSS under load <= 64 MiB.
 # Usage: scripts/bench/bootstrap.sh        (needs nginx and wrk: scripts/install-deps.sh bench)
+#   PROFILE_DIR=dir  after the measured runs, one more (logs on) with perf attached: top functions in dir/bootstrap-401.txt
+#   RESULTS=file   also write the figures as key=value lines (scripts/bench/all.sh reads them)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/install-deps.sh bench
@@ -120,6 +122,12 @@ compare() {
     "$(per_request "$bridge_cpu" "$(requests "$work/wrk-bridge")")")")
   results+=("$(printf '%-34s %14s %10s %18s' "nginx (2 workers), $1" "$nginx_rps" "$(p99 "$work/wrk-nginx")" \
     "$(per_request "$nginx_cpu" "$(requests "$work/wrk-nginx")")")")
+  local key; key=$(printf '%s' "$1" | tr ' ' '_')
+  printf 'bootstrap_%s_bridge_rps=%s\nbootstrap_%s_nginx_rps=%s\nbootstrap_%s_bridge_p99=%s\nbootstrap_%s_nginx_p99=%s\n' \
+    "$key" "$bridge_rps" "$key" "$nginx_rps" "$key" "$(p99 "$work/wrk-bridge")" "$key" "$(p99 "$work/wrk-nginx")" >> "$work/results"
+  printf 'bootstrap_%s_bridge_cpu_us=%s\nbootstrap_%s_nginx_cpu_us=%s\n' \
+    "$key" "$(per_request "$bridge_cpu" "$(requests "$work/wrk-bridge")")" \
+    "$key" "$(per_request "$nginx_cpu" "$(requests "$work/wrk-nginx")")" >> "$work/results"
   ratios+=("$(awk -v a="$bridge_rps" -v b="$nginx_rps" -v l="$1" -v g="$2" \
     'BEGIN { printf "ratio SignInBridge / nginx, %s: %.2fx (goal >= %s)", l, a / b, g }')")
   grep -E "Non-2xx|Socket errors" "$work/wrk-bridge" "$work/wrk-nginx" || true
@@ -132,6 +140,11 @@ stop "$bridge_pid"; stop "$nginx_pid"
 start_bridge "$work/bridge.yaml"
 start_nginx "access_log $work/nginx/logs/access.log;"
 compare "logs on" "0.50x"
+if [ -n "${PROFILE_DIR:-}" ]; then   # a second, unmeasured run with perf attached
+  bash scripts/bench/profile-top.sh "$bridge_pid" 10 "$PROFILE_DIR/bootstrap-401.txt" &
+  wrk -t2 -c64 -d10s "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" > /dev/null
+  wait $!
+fi
 bridge_lines=$(grep -c 'msg=request' "$work/bridge.log" || true)
 nginx_lines=$(wc -l < "$work/nginx/logs/access.log")
 
@@ -143,3 +156,8 @@ echo "log lines written: SignInBridge $bridge_lines, nginx $nginx_lines (logs-on
 echo "(CPU per request is the figure to trust when other work shares the machine; wrk runs on the same cores.)"
 echo "cold start to first answer: ${first_start} ms first start (creates keys and database), ${restart} ms restart (goal <= 150 ms)"
 awk -v kb="$max_rss" 'BEGIN { printf "RSS under load (max): %.1f MiB (goal <= 64 MiB)\n", kb / 1024 }'
+if [ -n "${RESULTS:-}" ]; then
+  cp "$work/results" "$RESULTS"
+  printf 'cold_start_first_ms=%s\ncold_start_restart_ms=%s\n' "$first_start" "$restart" >> "$RESULTS"
+  awk -v kb="$max_rss" 'BEGIN { printf "bootstrap_rss_mib=%.1f\n", kb / 1024 }' >> "$RESULTS"
+fi

@@ -12,6 +12,8 @@
 #   REQUEST_LOGS=false  turn the request log off (to isolate the store; the shipped default is on)
 #   POSTGRES=1          also run the flow on two instances over one PostgreSQL database (a throwaway cluster from
 #                       scripts/test/postgres.sh), half the connections each, reported beside SQLite
+#   PROFILE_DIR=dir     after each measured SignInBridge run, one more with perf attached: top functions in dir/*.txt
+#   RESULTS=file        also write the figures as key=value lines (scripts/bench/all.sh reads them)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/install-deps.sh bench
@@ -59,7 +61,7 @@ config.rename(Path(sys.argv[1]) / "bridge.yaml")
 PY
 [ "${REQUEST_LOGS:-true}" = true ] || sed -i 's/^  requests: true /  requests: false/' "$work/bridge.yaml"
 "$bin" serve --config "$work/bridge.yaml" --port "$BRIDGE_PORT" >"$work/bridge.log" 2>&1 &
-pids+=($!)
+bridge_pid=$!; pids+=($bridge_pid)
 wait_for "http://127.0.0.1:$BRIDGE_PORT/auth/health"
 cookie=$(python3 - "$BRIDGE_PORT" "$CHALLENGE" <<'PY'
 import sys
@@ -73,6 +75,11 @@ PY
 before=$(round_trips)
 flow_run "http://127.0.0.1:$BRIDGE_PORT" "$cookie" "$work/wrk-bridge"
 after=$(round_trips)
+if [ -n "${PROFILE_DIR:-}" ]; then   # a second, unmeasured run with perf attached
+  bash scripts/bench/profile-top.sh "$bridge_pid" "$DURATION" "$PROFILE_DIR/flow.txt" &
+  flow_run "http://127.0.0.1:$BRIDGE_PORT" "$cookie" "$work/wrk-profile"
+  wait $!
+fi
 
 if [ "${POSTGRES:-0}" = 1 ]; then
   echo "== SignInBridge, two instances over one PostgreSQL database"
@@ -135,6 +142,11 @@ echo "== authenticated GET /wopibootstrapper and the empty route (2 threads, 64 
 token=$("$bin" token issue --config "$work/bridge.yaml" --user demo --client office)
 [ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper")" = 200 ]
 wrk -t2 -c64 -d"${DURATION}s" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" > "$work/wrk-bootstrap"
+if [ -n "${PROFILE_DIR:-}" ]; then
+  bash scripts/bench/profile-top.sh "$bridge_pid" "$DURATION" "$PROFILE_DIR/authenticated-bootstrap.txt" &
+  wrk -t2 -c64 -d"${DURATION}s" -H "Authorization: Bearer $token" "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" > /dev/null
+  wait $!
+fi
 .build/release/RouteFloor "$FLOOR_PORT" 2>"$work/floor.log" &
 pids+=($!)
 wait_for "http://127.0.0.1:$FLOOR_PORT/floor"
@@ -156,3 +168,14 @@ fi
 printf '\n%-46s %10s %10s\n' "authenticated bootstrap (64 connections)" "$(rps "$work/wrk-bootstrap")" "$(p99 "$work/wrk-bootstrap")"
 printf '%-46s %10s %10s\n' "Hummingbird route doing nothing (baseline)" "$(rps "$work/wrk-floor")" "$(p99 "$work/wrk-floor")"
 awk -v a="$(rps "$work/wrk-bootstrap")" -v b="$(rps "$work/wrk-floor")" 'BEGIN { printf "bootstrap / empty route: %.2f (goal >= 0.6)\n", a / b }'
+if [ -n "${RESULTS:-}" ]; then
+  {
+    awk -v f="$bridge_flows" -v d="$DURATION" 'BEGIN { printf "flow_bridge_fps=%.0f\n", f / d }'
+    awk -v f="$peer_flows" -v d="$DURATION" 'BEGIN { printf "flow_peer_fps=%.0f\n", f / d }'
+    echo "flow_bridge_p99=$(p99 "$work/wrk-bridge")"; echo "flow_peer_p99=$(p99 "$work/wrk-peer")"
+    echo "flow_bridge_errors=$(flow_errors "$work/wrk-bridge")"; echo "flow_connections=$CONNECTIONS"
+    awk -v a="$before" -v b="$after" -v f="$bridge_flows" 'BEGIN { printf "flow_round_trips=%.2f\n", (b - a) / f }'
+    echo "authenticated_bootstrap_rps=$(rps "$work/wrk-bootstrap")"; echo "empty_route_rps=$(rps "$work/wrk-floor")"
+    echo "authenticated_bootstrap_p99=$(p99 "$work/wrk-bootstrap")"; echo "empty_route_p99=$(p99 "$work/wrk-floor")"
+  } > "$RESULTS"
+fi

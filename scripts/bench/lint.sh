@@ -5,6 +5,8 @@
 # alternately, RUNS times each (default 40); medians are compared. Process start-up of each binary
 # (`--version`) is printed as well, since for files this small it is a large part of both figures.
 # Usage: scripts/bench/lint.sh [LINES]      (needs libxml2-utils: `make bench` installs it)
+#   PROFILE_DIR=dir  the top functions by instructions (callgrind) in dir/lint.txt
+#   RESULTS=file   also write the figures as key=value lines (scripts/bench/all.sh reads them)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 lines=${1:-5000}
@@ -23,9 +25,9 @@ echo "manifest: $(wc -l <"$work/AndroidManifest.xml") lines, $(wc -c <"$work/And
 "$bin" "$work/AndroidManifest.xml" | tail -1
 xmllint --noout --nonet --relaxng schemas/android-manifest.rng "$work/AndroidManifest.xml"
 
-python3 - "$runs" "$bin" "$work/AndroidManifest.xml" <<'PY'
+python3 - "$runs" "$bin" "$work/AndroidManifest.xml" "${RESULTS:-}" <<'PY'
 import statistics, subprocess, sys, time
-runs, binary, manifest = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+runs, binary, manifest, results = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 commands = {
     "xmllint --relaxng (validation only)": ["xmllint", "--noout", "--nonet", "--relaxng", "schemas/android-manifest.rng", manifest],
     "signin-bridge-lint (all rules)": [binary, manifest],
@@ -46,6 +48,11 @@ xml_work = xml - median["xmllint --version (start-up)"]
 lint_work = lint - median["signin-bridge-lint --version (start-up)"]
 print(f"ratio lint / xmllint, whole processes:        {lint / xml:5.2f}x  (goal <= 1.2x)")
 print(f"ratio lint / xmllint, start-up subtracted:    {lint_work / xml_work:5.2f}x")
+if results:
+    with open(results, "w") as out:
+        out.write(f"lint_ms={lint:.2f}\nxmllint_ms={xml:.2f}\n")
+        out.write(f"lint_startup_ms={median['signin-bridge-lint --version (start-up)']:.2f}\n")
+        out.write(f"xmllint_startup_ms={median['xmllint --version (start-up)']:.2f}\n")
 PY
 
 # Instruction counts do not depend on what else the machine is doing (valgrind needs the debug info stripped).
@@ -60,4 +67,10 @@ if command -v valgrind >/dev/null; then
 x, l, s, p = $xml_ir, $lint_ir, $start_ir, $parse_ir
 print(f'instructions: xmllint --relaxng {x/1e6:.1f} M (parse alone {p/1e6:.1f} M), signin-bridge-lint {l/1e6:.1f} M (start-up alone {s/1e6:.1f} M)')
 print(f'ratio by instructions, whole processes:        {l/x:5.2f}x;  lint work without start-up: {(l-s)/x:5.2f}x')"
+  if [ -n "${PROFILE_DIR:-}" ]; then   # the functions with the most instructions (self), Swift names demangled
+    valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$work/signin-bridge-lint" "$work/AndroidManifest.xml" >/dev/null 2>&1
+    callgrind_annotate "$work/callgrind.out" 2>/dev/null | sed -n '/^Ir/,$p' | sed -n '3,22p' | sed -E 's/ +/ /g; s/^ //' |
+      { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; } > "$PROFILE_DIR/lint.txt"
+  fi
+  [ -z "${RESULTS:-}" ] || printf 'lint_instr=%s\nxmllint_instr=%s\nlint_startup_instr=%s\n' "$lint_ir" "$xml_ir" "$start_ir" >> "$RESULTS"
 fi

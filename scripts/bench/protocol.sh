@@ -6,6 +6,7 @@
 #   scripts/bench/protocol.sh --instructions   instructions per operation under valgrind --tool=callgrind:
 #                                              repeatable whatever else the (shared) machine is doing
 #   BENCH_SECONDS=1.0                          length of each wall-clock round
+#   RESULTS=file                               (with --instructions) also write key=value lines for scripts/bench/all.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 log="$(mktemp)"
@@ -32,3 +33,7 @@ echo "Office To/Back URL codec, instructions per operation (callgrind, 2000 oper
 printf '%-24s %22s %22s %8s\n' workload "SignInProtocol instr" "URLComponents instr" ratio
 printf '%-24s %22s %22s %7.2fx\n' "To URL decode+encode" "$to" "$fto" "$(echo "$fto / $to" | bc -l)"
 printf '%-24s %22s %22s %7.2fx\n' "Back URL decode+encode" "$back" "$fback" "$(echo "$fback / $back" | bc -l)"
+if [ -n "${RESULTS:-}" ]; then
+  printf 'protocol_to_instr=%s\nprotocol_to_foundation_instr=%s\nprotocol_back_instr=%s\nprotocol_back_foundation_instr=%s\n' \
+    "$to" "$fto" "$back" "$fback" > "$RESULTS"
+fi

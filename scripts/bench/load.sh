@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Load and soak (not a test): the mixed traffic of scripts/bench/load/mixed.lua (bootstrap 401 probes, whole code
+# flows, refreshes, authenticated bootstraps, introspections) against a release build on the shipped sample config
+# (SQLite, request logs on, written to a file), every response checked against what its request must get.
+#   load: wrk, 2 threads, $CONNECTIONS (256) connections, $DURATION (60) s. Goal: 0 unexpected responses, 0 errors.
+#   soak: the same for $SOAK_SECONDS (600; 0 skips it), RSS sampled every $SAMPLE_SECONDS (10) s; the slope is a
+#         least-squares fit over the samples after the first minute. Goal: flat within noise, RSS <= 64 MiB.
+# Usage: scripts/bench/load.sh                  (installs wrk itself)
+#   SIGNIN_BRIDGE=path   use that binary instead of building one
+#   RESULTS=file         also write the figures as key=value lines (scripts/bench/all.sh reads them)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash scripts/install-deps.sh bench
+
+PORT=${PORT:-18290}
+DURATION=${DURATION:-60}
+CONNECTIONS=${CONNECTIONS:-256}
+SOAK_SECONDS=${SOAK_SECONDS:-600}
+SAMPLE_SECONDS=${SAMPLE_SECONDS:-10}
+VERIFIER=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk   # RFC 7636 Appendix B
+CHALLENGE=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+BASIC="Basic $(printf 'office:office-demo-secret' | base64)"
+AUTHORIZE="/oauth2/authorize?client_id=office&redirect_uri=https%3A%2F%2Flocalhost&response_type=code&scope=wopi&state=s&code_challenge=$CHALLENGE&code_challenge_method=S256"
+work=$(mktemp -d /tmp/signin-bridge-load.XXXXXX)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+if [ -z "${SIGNIN_BRIDGE:-}" ]; then
+  echo "== building release"
+  swift build -c release --product signin-bridge 2>&1 | tail -1
+fi
+bin=${SIGNIN_BRIDGE:-.build/release/signin-bridge}
+
+python3 - "$work" "$PORT" <<'PY'
+import sys
+sys.path.insert(0, "scripts/test")
+from pathlib import Path
+from flows.bridge import write_config
+write_config(Path(sys.argv[1]), int(sys.argv[2])).rename(Path(sys.argv[1]) / "bridge.yaml")
+PY
+"$bin" serve --config "$work/bridge.yaml" --port "$PORT" >"$work/bridge.log" 2>&1 &
+server=$!; pids+=($server)
+for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$PORT/auth/health" && break; sleep 0.05; done
+cookie=$(python3 - "$PORT" "$CHALLENGE" <<'PY'
+import sys
+sys.path.insert(0, "scripts/test")
+from flows.bridge import Browser
+browser = Browser(int(sys.argv[1]))
+browser.authorize(challenge=sys.argv[2])   # signs in and consents once
+print("; ".join(f"{name}={value}" for name, value in browser.cookies.items()))
+PY
+)
+token=$("$bin" token issue --config "$work/bridge.yaml" --user demo --client office)
+
+rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }
+mixed() {  # seconds output
+  wrk -t2 -c"$CONNECTIONS" -d"$1s" --timeout 10s --latency -s scripts/bench/load/mixed.lua "http://127.0.0.1:$PORT" \
+    -- "$cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" "$token" > "$2"
+}
+field() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
+report() {  # label wrk-output
+  local out=$2
+  printf '%s: %s requests/s, p50 %s, p99 %s\n' "$1" "$(awk '/^Requests\/sec/ {printf "%.0f", $2}' "$out")" \
+    "$(awk '$1 == "50%" {print $2}' "$out")" "$(awk '$1 == "99%" {print $2}' "$out")"
+  printf '  probes %s, authorizes %s, token responses %s, bootstraps %s, introspections %s\n' \
+    "$(field mixed_probes "$out")" "$(field mixed_authorizes "$out")" "$(field mixed_tokens "$out")" \
+    "$(field mixed_bootstraps "$out")" "$(field mixed_introspections "$out")"
+  printf '  unexpected responses %s, socket errors %s\n' "$(field mixed_unexpected "$out")" "$(field mixed_socket_errors "$out")"
+  grep '^mixed_example_unexpected' "$out" || true
+}
+
+echo "== load: mixed flows, $CONNECTIONS connections, ${DURATION} s"
+( while kill -0 "$server" 2>/dev/null; do rss_kib; sleep 1; done ) > "$work/rss-load" &
+sampler=$!
+mixed "$DURATION" "$work/wrk-load"
+kill "$sampler"; wait "$sampler" 2>/dev/null || true
+report "load" "$work/wrk-load"
+load_rss=$(sort -n "$work/rss-load" | tail -1)
+awk -v kb="$load_rss" 'BEGIN { printf "  RSS max %.1f MiB (goal <= 64 MiB)\n", kb / 1024 }'
+errors=$(( $(field mixed_unexpected "$work/wrk-load") + $(field mixed_socket_errors "$work/wrk-load") ))
+
+soak_line=""
+if [ "$SOAK_SECONDS" -gt 0 ]; then
+  echo "== soak: mixed flows, $CONNECTIONS connections, ${SOAK_SECONDS} s, RSS every ${SAMPLE_SECONDS} s"
+  ( elapsed=0; while kill -0 "$server" 2>/dev/null; do echo "$elapsed $(rss_kib)"; sleep "$SAMPLE_SECONDS"; elapsed=$((elapsed + SAMPLE_SECONDS)); done ) > "$work/rss-soak" &
+  sampler=$!
+  mixed "$SOAK_SECONDS" "$work/wrk-soak"
+  kill "$sampler"; wait "$sampler" 2>/dev/null || true
+  report "soak" "$work/wrk-soak"
+  errors=$(( errors + $(field mixed_unexpected "$work/wrk-soak") + $(field mixed_socket_errors "$work/wrk-soak") ))
+  soak_line=$(python3 - "$work/rss-soak" "$SOAK_SECONDS" <<'PY'
+import sys
+samples = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if len(line.split()) == 2]
+samples = [(t, kib) for t, kib in samples if t <= int(sys.argv[2])]
+steady = [(t, kib / 1024) for t, kib in samples if t >= 60] or [(t, kib / 1024) for t, kib in samples]
+n = len(steady)
+mean_t = sum(t for t, _ in steady) / n
+mean_m = sum(m for _, m in steady) / n
+var = sum((t - mean_t) ** 2 for t, _ in steady)
+slope = sum((t - mean_t) * (m - mean_m) for t, m in steady) / var * 600 if var else 0.0   # MiB per 10 minutes
+mib = [kib / 1024 for _, kib in samples]
+print(f"{len(samples)} {mib[0]:.1f} {max(mib):.1f} {mib[-1]:.1f} {slope:.2f}")
+PY
+)
+  read -r samples first max last slope <<<"$soak_line"
+  echo "  RSS: $samples samples, first $first MiB, max $max MiB, last $last MiB; slope after the first minute $slope MiB per 10 min"
+fi
+echo "log lines written: $(grep -c 'msg=request' "$work/bridge.log" || true)"
+
+if [ -n "${RESULTS:-}" ]; then
+  {
+    echo "load_rps=$(awk '/^Requests\/sec/ {printf "%.0f", $2}' "$work/wrk-load")"
+    echo "load_p99=$(awk '$1 == "99%" {print $2}' "$work/wrk-load")"
+    for k in probes authorizes tokens bootstraps introspections unexpected socket_errors; do
+      echo "load_$k=$(field "mixed_$k" "$work/wrk-load")"
+    done
+    echo "load_errors=$(( $(field mixed_unexpected "$work/wrk-load") + $(field mixed_socket_errors "$work/wrk-load") ))"
+    awk -v kb="$load_rss" 'BEGIN { printf "load_rss_mib=%.1f\n", kb / 1024 }'
+    if [ -n "$soak_line" ]; then
+      echo "soak_seconds=$SOAK_SECONDS"
+      echo "soak_rps=$(awk '/^Requests\/sec/ {printf "%.0f", $2}' "$work/wrk-soak")"
+      echo "soak_unexpected=$(( $(field mixed_unexpected "$work/wrk-soak") + $(field mixed_socket_errors "$work/wrk-soak") ))"
+      echo "soak_rss_first=$first"; echo "soak_rss_max=$max"; echo "soak_rss_last=$last"; echo "soak_slope=$slope"
+    fi
+  } > "$RESULTS"
+fi
+[ "$errors" -eq 0 ] || { echo "unexpected responses or errors under load: $errors" >&2; tail -5 "$work/bridge.log" >&2; exit 1; }

@@ -1,0 +1,192 @@
+"""Writes BENCHMARKS.md from the figures scripts/bench/all.sh collected: python3 scripts/bench/report.py WORKDIR.
+WORKDIR holds machine.env, results/NAME.env (key=value lines each benchmark wrote with RESULTS=file), logs/NAME.txt
+(its whole output) and profiles/*.txt (top functions from perf or callgrind, taken on an unmeasured run)."""
+import re
+import sys
+from pathlib import Path
+
+work = Path(sys.argv[1])
+
+
+def read_env(path):
+    values = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if "=" in line:
+                key, value = line.split("=", 1)
+                values[key.strip()] = value.strip()
+    return values
+
+
+machine = read_env(work / "machine.env")
+results = {p.stem: read_env(p) for p in sorted((work / "results").glob("*.env"))}
+figures = {k: v for r in results.values() for k, v in r.items() if k not in ("status", "seconds", "command")}
+used = set()
+
+
+def number(key):
+    used.add(key)
+    value = figures.get(key)
+    if value is None or value == "":
+        return None
+    match = re.fullmatch(r"([0-9.]+)(us|ms|s)?", value)
+    if not match:
+        return None
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0, None: 1.0}[match.group(2)]   # wrk latencies → ms
+    return float(match.group(1)) * scale
+
+
+def command(name):
+    return results.get(name, {}).get("command", f"scripts/bench/{name}.sh")
+
+
+rows = []   # (benchmark, ours, baseline, ratio, goal, met, command, profile)
+
+
+def ratio_row(title, ours_key, ours_unit, base_key, base_label, goal, bench, profile=None, invert=False,
+              ours_fmt="{:,.0f}", base_fmt="{:,.0f}"):
+    """ratio = ours / baseline (or baseline / ours when invert: fewer instructions is better); goal like '>= 0.8'."""
+    ours, base = number(ours_key), number(base_key)
+    if ours is None or base is None or base == 0 or ours == 0:
+        rows.append((title, "not measured", base_label, "", goal, "no", command(bench), profile))
+        return
+    ratio = base / ours if invert else ours / base
+    op, target = goal.split()
+    met = ratio >= float(target) if op == ">=" else ratio <= float(target)
+    rows.append((title, f"{ours_fmt.format(ours)} {ours_unit}", f"{base_label}: {base_fmt.format(base)} {ours_unit}",
+                 f"{ratio:.2f}x", f"{goal}x", "yes" if met else "**no**", command(bench), profile))
+
+
+def limit_row(title, key, unit, goal, bench, baseline="none (absolute goal)", fmt="{:,.1f}", profile=None):
+    value = number(key)
+    if value is None:
+        rows.append((title, "not measured", baseline, "", goal, "no", command(bench), profile))
+        return
+    op, target = goal.split()
+    met = value <= float(target) if op == "<=" else value >= float(target) if op == ">=" else value == float(target)
+    rows.append((title, f"{fmt.format(value)} {unit}", baseline, "", f"{goal} {unit}", "yes" if met else "**no**",
+                 command(bench), profile))
+
+
+ratio_row("Bootstrap 401, request logs off", "bootstrap_logs_off_bridge_rps", "req/s", "bootstrap_logs_off_nginx_rps",
+          "nginx, logs off", ">= 0.8", "bootstrap", "bootstrap-401.txt")
+ratio_row("Bootstrap 401, request logs on", "bootstrap_logs_on_bridge_rps", "req/s", "bootstrap_logs_on_nginx_rps",
+          "nginx, access log on", ">= 0.5", "bootstrap", "bootstrap-401.txt")
+ratio_row("Full code flow (authorize + token, PKCE), SQLite", "flow_bridge_fps", "flows/s", "flow_peer_fps",
+          "Authlib + Flask + gunicorn", ">= 10", "flow", "flow.txt")
+limit_row("Full code flow p99 latency", "flow_bridge_p99", "ms", "<= 20", "flow", profile="flow.txt",
+          baseline=f"Authlib: {figures.get('flow_peer_p99', '?')}")
+used.add("flow_peer_p99")
+ratio_row("Authenticated bootstrap (200)", "authenticated_bootstrap_rps", "req/s", "empty_route_rps",
+          "empty Hummingbird route", ">= 0.6", "flow", "authenticated-bootstrap.txt")
+ratio_row("Office To URL decode + encode", "protocol_to_instr", "instr/op", "protocol_to_foundation_instr",
+          "URLComponents", ">= 3", "protocol", invert=True)
+ratio_row("Office Back URL decode + encode", "protocol_back_instr", "instr/op", "protocol_back_foundation_instr",
+          "URLComponents", ">= 3", "protocol", invert=True)
+ratio_row("Lint, 5,000-line manifest, whole process (wall)", "lint_ms", "ms", "xmllint_ms", "xmllint --relaxng",
+          "<= 1.2", "lint", "lint.txt", ours_fmt="{:.1f}", base_fmt="{:.1f}")
+ratio_row("Lint, 5,000-line manifest, whole process (instructions)", "lint_instr", "instr", "xmllint_instr",
+          "xmllint --relaxng", "<= 1.2", "lint", "lint.txt")
+limit_row("Cold start to first answer (first start, creates keys)", "cold_start_first_ms", "ms", "<= 150",
+          "bootstrap", fmt="{:.0f}")
+limit_row("Cold start to first answer (restart)", "cold_start_restart_ms", "ms", "<= 150", "bootstrap", fmt="{:.0f}")
+limit_row("RSS under load, bootstrap 401 at 64 connections", "bootstrap_rss_mib", "MiB", "<= 64", "bootstrap")
+limit_row("RSS under load, mixed flows at 256 connections", "load_rss_mib", "MiB", "<= 64", "load")
+limit_row("Mixed load: unexpected responses + socket errors", "load_errors", "", "== 0", "load", fmt="{:.0f}")
+if "soak_slope" in figures:
+    limit_row("Soak: RSS max", "soak_rss_max", "MiB", "<= 64", "load")
+    limit_row("Soak: unexpected responses + socket errors", "soak_unexpected", "", "== 0", "load", fmt="{:.0f}")
+
+out = []
+w = out.append
+w("# Benchmarks\n")
+w("Written by `scripts/bench/all.sh` (do not edit by hand). Every figure comes from a release build and is set beside")
+w("a baseline measured in the same run on the same machine; the server runs its shipped sample configuration (SQLite,")
+w("request logs on) unless a row says otherwise. Re-run from a fresh clone with `bash scripts/bench/all.sh` (or")
+w("`make bench`); each row's command runs that benchmark alone.\n")
+w("| | |\n|---|---|")
+w(f"| Run | {machine.get('before_time', '?')} to {machine.get('after_time', '?')}, commit {machine.get('commit', '?')} |")
+w(f"| Machine | {machine.get('cpu', '?')}, {machine.get('cores', '?')} cores, {machine.get('memory', '?')}, {machine.get('kernel', '?')} |")
+w(f"| Load average (1, 5, 15 min) | before {machine.get('before_load', '?')}, after {machine.get('after_load', '?')} |")
+w(f"| Toolchain | {machine.get('swift', '?')}; nginx {machine.get('nginx', '?')}, wrk {machine.get('wrk', '?')}, libxml2 {machine.get('xmllint', '?')} |")
+w("")
+w("wrk and the servers share the machine's cores, so requests/s are a comparison within the run, not a capacity claim;")
+w("instruction counts (callgrind) do not depend on what else the machine does.\n")
+w("## Summary\n")
+w("| Benchmark | SignInBridge | Baseline (same run) | Ratio | Goal | Met | Command |")
+w("|---|---|---|---|---|---|---|")
+for title, ours, base, ratio, goal, met, cmd, _ in rows:
+    w(f"| {title} | {ours} | {base} | {ratio} | {goal} | {met} | `{cmd}` |")
+w("")
+failed = [(n, r) for n, r in results.items() if r.get("status", "ok") != "ok" and "status" in r]
+for name, r in failed:
+    w(f"**{name} did not complete** ({r['status']}); its output is under Raw output.\n")
+
+missed = [(t, p) for t, _, _, _, _, met, _, p in rows if met != "yes" and p]
+profiles_shown = []
+if missed:
+    w("## Where a goal is missed: what the profile showed\n")
+    w("Each profile is taken on a second run of the same workload that is not measured: `perf record -e cpu-clock -g`")
+    w("on the server (self time per function, `scripts/bench/profile-top.sh`), or callgrind on the linter.\n")
+    for title, profile in missed:
+        if profile in profiles_shown:
+            w(f"**{title}**: see the profile above ({profile}).\n")
+            continue
+        path = work / "profiles" / profile
+        profiles_shown.append(profile)
+        w(f"**{title}** (`{profile}`):\n")
+        w("```")
+        w(path.read_text().rstrip() if path.exists() else "(no profile was taken)")
+        w("```\n")
+
+load = results.get("load", {})
+if load:
+    w("## Load and soak\n")
+    w(f"Mixed flows (`scripts/bench/load/mixed.lua`): bootstrap 401 probes, whole code flows, refreshes, authenticated")
+    w(f"bootstraps and introspections, every response checked against what its request must get.\n")
+    w(f"- Load, 256 connections, 60 s: {figures.get('load_rps', '?')} requests/s, p99 {figures.get('load_p99', '?')};"
+      f" probes {figures.get('load_probes', '?')}, authorizes {figures.get('load_authorizes', '?')},"
+      f" token responses {figures.get('load_tokens', '?')}, bootstraps {figures.get('load_bootstraps', '?')},"
+      f" introspections {figures.get('load_introspections', '?')}; unexpected {figures.get('load_unexpected', '?')},"
+      f" socket errors {figures.get('load_socket_errors', '?')}; RSS max {figures.get('load_rss_mib', '?')} MiB.")
+    if "soak_slope" in figures:
+        w(f"- Soak, {figures.get('soak_seconds')} s at 256 connections: {figures.get('soak_rps', '?')} requests/s,"
+          f" unexpected + errors {figures.get('soak_unexpected', '?')}; RSS first {figures.get('soak_rss_first')} MiB,"
+          f" max {figures.get('soak_rss_max')} MiB, last {figures.get('soak_rss_last')} MiB; least-squares slope after"
+          f" the first minute {figures.get('soak_slope')} MiB per 10 minutes (goal: flat within noise).")
+    for key in ("load_unexpected", "load_rps", "load_p99", "load_probes", "load_authorizes", "load_tokens", "load_bootstraps",
+                "load_introspections", "load_socket_errors", "soak_seconds", "soak_rps", "soak_rss_first",
+                "soak_rss_last", "soak_slope"):
+        used.add(key)
+    w("")
+
+fuzz = work / "logs" / "fuzz.txt"
+if fuzz.exists():
+    w("## Fuzzing\n")
+    w(f"libFuzzer with AddressSanitizer and leak detection, one target per decoder (`{results.get('fuzz', {}).get('command', 'scripts/fuzz.sh')}`).\n")
+    w("| Target | Executions | Seconds | Coverage (cov / ft) | Corpus | Result |")
+    w("|---|---|---|---|---|---|")
+    pattern = re.compile(r"fuzz (\S+): (\d+) executions in (\d+) s(?: \(limit \d+ s\))?, cov (\d+), ft (\d+), corpus (\d+): (.*)")
+    for line in fuzz.read_text().splitlines():
+        m = pattern.match(line)
+        if m:
+            name, runs, secs, cov, ft, corpus, result = m.groups()
+            w(f"| {name} | {int(runs):,} | {secs} | {cov} / {ft} | {corpus} | {result} |")
+    w("")
+
+other = {k: v for k, v in figures.items() if k not in used and not k.startswith(("bootstrap_", "cold_start", "lint_", "xmllint_", "protocol_", "flow_", "authenticated_", "empty_route", "load_", "soak_"))}
+if other:
+    w("## Other figures\n")
+    for key, value in sorted(other.items()):
+        w(f"- `{key}` = {value}")
+    w("")
+
+w("## Raw output\n")
+for log in sorted((work / "logs").glob("*.txt")):
+    text = log.read_text()
+    text = "\n".join(line for line in text.splitlines() if not line.startswith(("[", "Building", "Compiling", "Write")))
+    w(f"<details><summary>{log.stem} ({results.get(log.stem, {}).get('seconds', '?')} s)</summary>\n")
+    w("```")
+    w(text.strip()[-6000:])
+    w("```\n</details>\n")
+print("\n".join(out))
