@@ -148,7 +148,7 @@ if [ -n "${PROFILE_DIR:-}" ]; then
   wait $!
 fi
 .build/release/RouteFloor "$FLOOR_PORT" 2>"$work/floor.log" &
-pids+=($!)
+floor_pid=$!; pids+=($floor_pid)
 wait_for "http://127.0.0.1:$FLOOR_PORT/floor"
 wrk -t2 -c64 -d"${DURATION}s" --latency "http://127.0.0.1:$FLOOR_PORT/floor" > "$work/wrk-floor"
 
@@ -177,5 +177,8 @@ if [ -n "${RESULTS:-}" ]; then
     awk -v a="$before" -v b="$after" -v f="$bridge_flows" 'BEGIN { printf "flow_round_trips=%.2f\n", (b - a) / f }'
     echo "authenticated_bootstrap_rps=$(rps "$work/wrk-bootstrap")"; echo "empty_route_rps=$(rps "$work/wrk-floor")"
     echo "authenticated_bootstrap_p99=$(p99 "$work/wrk-bootstrap")"; echo "empty_route_p99=$(p99 "$work/wrk-floor")"
+    # Peak RSS (VmHWM): the server after its flows and bootstraps, the empty route after the same wrk load.
+    awk '/VmHWM/ { printf "flow_bridge_rss_mib=%.1f\n", $2 / 1024 }' "/proc/$bridge_pid/status"
+    awk '/VmHWM/ { printf "empty_route_rss_mib=%.1f\n", $2 / 1024 }' "/proc/$floor_pid/status"
   } > "$RESULTS"
 fi
