@@ -69,8 +69,10 @@ print(f'instructions: xmllint --relaxng {x/1e6:.1f} M (parse alone {p/1e6:.1f} M
 print(f'ratio by instructions, whole processes:        {l/x:5.2f}x;  lint work without start-up: {(l-s)/x:5.2f}x')"
   if [ -n "${PROFILE_DIR:-}" ]; then   # the functions with the most instructions (self), Swift names demangled
     valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$work/signin-bridge-lint" "$work/AndroidManifest.xml" >/dev/null 2>&1
-    callgrind_annotate "$work/callgrind.out" 2>/dev/null | sed -n '/^Ir/,$p' | sed -n '3,22p' | sed -E 's/ +/ /g; s/^ //' |
-      { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; } > "$PROFILE_DIR/lint.txt"
+    callgrind_annotate "$work/callgrind.out" 2>/dev/null |
+      awk '/PROGRAM TOTALS/ { print; next } /file:function/ { list = 1; getline; next } list && NF { print; if (++n == 25) exit }' |
+      sed -E 's/ +/ /g; s/^ //' | { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; } |
+      cut -c1-200 > "$PROFILE_DIR/lint.txt"
   fi
   [ -z "${RESULTS:-}" ] || printf 'lint_instr=%s\nxmllint_instr=%s\nlint_startup_instr=%s\n' "$lint_ir" "$xml_ir" "$start_ir" >> "$RESULTS"
 fi

@@ -9,5 +9,14 @@ trap 'rm -f "$data"' EXIT
 perf record -q -e cpu-clock -g -p "$pid" -o "$data" -- sleep "$seconds" >/dev/null 2>&1 || {
   echo "(perf could not sample pid $pid: is linux-perf installed and perf_event_paranoid <= 1?)" > "$output"; exit 0; }
 demangle() { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; }
-perf report -i "$data" --stdio --no-children --sort dso,symbol --percent-limit 1.5 -g none 2>/dev/null |
-  grep -vE '^(#|$)' | head -20 | sed -E 's/ +/ /g; s/^ //' | demangle > "$output"
+top() {  # sort-keys percent-limit lines
+  perf report -i "$data" --stdio --no-children --sort "$1" --percent-limit "$2" -g none 2>/dev/null |
+    grep -vE '^(#|$)' | head -"$3" | sed -E 's/ +/ /g; s/^ //; s/( -)+ *$//'
+}
+{
+  echo "CPU time by library (self):"
+  top dso 1 12
+  echo ""
+  echo "Functions with the most CPU time (self, >= 0.5%):"
+  top dso,symbol 0.5 30 | demangle | cut -c1-180
+} > "$output"
