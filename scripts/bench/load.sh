@@ -83,7 +83,10 @@ errors=$(( $(field mixed_unexpected "$work/wrk-load") + $(field mixed_socket_err
 soak_line=""
 if [ "$SOAK_SECONDS" -gt 0 ]; then
   echo "== soak: mixed flows, $CONNECTIONS connections, ${SOAK_SECONDS} s, RSS every ${SAMPLE_SECONDS} s"
-  ( elapsed=0; while kill -0 "$server" 2>/dev/null; do echo "$elapsed $(rss_kib)"; sleep "$SAMPLE_SECONDS"; elapsed=$((elapsed + SAMPLE_SECONDS)); done ) > "$work/rss-soak" &
+  # Each sample: seconds, RSS, and its anonymous (heap) and file-backed (binary and shared libraries) parts, in KiB.
+  ( elapsed=0; while kill -0 "$server" 2>/dev/null; do
+      echo "$elapsed $(rss_kib) $(awk '/RssAnon/ {a = $2} /RssFile/ {f = $2} END {print a, f}' "/proc/$server/status")"
+      sleep "$SAMPLE_SECONDS"; elapsed=$((elapsed + SAMPLE_SECONDS)); done ) > "$work/rss-soak" &
   sampler=$!
   mixed "$SOAK_SECONDS" "$work/wrk-soak"
   kill "$sampler"; wait "$sampler" 2>/dev/null || true
@@ -91,8 +94,9 @@ if [ "$SOAK_SECONDS" -gt 0 ]; then
   errors=$(( errors + $(field mixed_unexpected "$work/wrk-soak") + $(field mixed_socket_errors "$work/wrk-soak") ))
   soak_line=$(python3 - "$work/rss-soak" "$SOAK_SECONDS" <<'PY'
 import sys
-samples = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if len(line.split()) == 2]
-samples = [(t, kib) for t, kib in samples if t <= int(sys.argv[2])]
+rows = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if len(line.split()) == 4]
+rows = [row for row in rows if row[0] <= int(sys.argv[2])]
+samples = [(t, kib) for t, kib, _, _ in rows]
 steady = [(t, kib / 1024) for t, kib in samples if t >= 60] or [(t, kib / 1024) for t, kib in samples]
 n = len(steady)
 mean_t = sum(t for t, _ in steady) / n
@@ -100,11 +104,14 @@ mean_m = sum(m for _, m in steady) / n
 var = sum((t - mean_t) ** 2 for t, _ in steady)
 slope = sum((t - mean_t) * (m - mean_m) for t, m in steady) / var * 600 if var else 0.0   # MiB per 10 minutes
 mib = [kib / 1024 for _, kib in samples]
-print(f"{len(samples)} {mib[0]:.1f} {max(mib):.1f} {mib[-1]:.1f} {slope:.2f}")
+anon = [a / 1024 for _, _, a, _ in rows]
+files = [f / 1024 for _, _, _, f in rows]
+print(f"{len(samples)} {mib[0]:.1f} {max(mib):.1f} {mib[-1]:.1f} {slope:.2f} {anon[0]:.1f} {anon[-1]:.1f} {files[-1]:.1f}")
 PY
 )
-  read -r samples first max last slope <<<"$soak_line"
+  read -r samples first max last slope anon_first anon_last file_last <<<"$soak_line"
   echo "  RSS: $samples samples, first $first MiB, max $max MiB, last $last MiB; slope after the first minute $slope MiB per 10 min"
+  echo "  of which anonymous (heap) $anon_first MiB first, $anon_last MiB last; file-backed (binary, shared libraries) $file_last MiB"
 fi
 echo "log lines written: $(grep -c 'msg=request' "$work/bridge.log" || true)"
 
@@ -122,6 +129,7 @@ if [ -n "${RESULTS:-}" ]; then
       echo "soak_rps=$(awk '/^Requests\/sec/ {printf "%.0f", $2}' "$work/wrk-soak")"
       echo "soak_unexpected=$(( $(field mixed_unexpected "$work/wrk-soak") + $(field mixed_socket_errors "$work/wrk-soak") ))"
       echo "soak_rss_first=$first"; echo "soak_rss_max=$max"; echo "soak_rss_last=$last"; echo "soak_slope=$slope"
+      echo "soak_anon_first=$anon_first"; echo "soak_anon_last=$anon_last"; echo "soak_file_last=$file_last"
     fi
   } > "$RESULTS"
 fi

@@ -159,10 +159,13 @@ if load:
         w(f"- Soak, {figures.get('soak_seconds')} s at 256 connections: {figures.get('soak_rps', '?')} requests/s,"
           f" unexpected + errors {figures.get('soak_unexpected', '?')}; RSS first {figures.get('soak_rss_first')} MiB,"
           f" max {figures.get('soak_rss_max')} MiB, last {figures.get('soak_rss_last')} MiB; least-squares slope after"
-          f" the first minute {figures.get('soak_slope')} MiB per 10 minutes (goal: flat within noise).")
+          f" the first minute {figures.get('soak_slope')} MiB per 10 minutes (goal: flat within noise). Of the last"
+          f" sample, {figures.get('soak_anon_last', '?')} MiB is anonymous memory (heap: {figures.get('soak_anon_first', '?')}"
+          f" MiB at the first sample) and {figures.get('soak_file_last', '?')} MiB file-backed pages of the binary and"
+          f" the shared libraries (Swift runtime, Foundation, ICU, SQLite).")
     for key in ("load_unexpected", "load_rps", "load_p99", "load_probes", "load_authorizes", "load_tokens", "load_bootstraps",
                 "load_introspections", "load_socket_errors", "soak_seconds", "soak_rps", "soak_rss_first",
-                "soak_rss_last", "soak_slope"):
+                "soak_rss_last", "soak_slope", "soak_anon_first", "soak_anon_last", "soak_file_last"):
         used.add(key)
     w("")
 
