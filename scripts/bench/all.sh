@@ -7,15 +7,18 @@
 #   FUZZ_SECONDS=30      seconds per fuzz target (0 skips fuzzing); FUZZ_RUNS caps executions per target
 #   FUZZ_REPORT=file     report an earlier `scripts/fuzz.sh all …` output (a long run) instead of fuzzing now
 #   SOAK_SECONDS=600     length of the soak (scripts/bench/load.sh)
+#   ONLY="lint fuzz"     re-run only these (names of scripts/bench/*.sh, or fuzz) and rewrite the report with the
+#                        others' earlier results, kept in .build/bench-results/ (each row says when it ran)
 # A benchmark added later is picked up when it is a scripts/bench/*.sh that honours RESULTS=file (key=value lines);
 # scripts/bench/report.py lists keys it has no row for under "Other figures".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/install-deps.sh bench
 output=${OUTPUT:-BENCHMARKS.md}
-work=$(mktemp -d /tmp/signin-bridge-all.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+work=.build/bench-results
+[ -n "${ONLY:-}" ] || rm -rf "$work"
 mkdir -p "$work/results" "$work/profiles" "$work/logs"
+selected() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 
 machine() {  # $1: before|after
   {
@@ -23,7 +26,8 @@ machine() {  # $1: before|after
     echo "${1}_time=$(date -u '+%Y-%m-%d %H:%M UTC')"
   } >> "$work/machine.env"
 }
-{
+[ -z "${ONLY:-}" ] || { echo "partial=${ONLY} re-run at $(date -u '+%Y-%m-%d %H:%M UTC') (commit $(git rev-parse --short HEAD))" >> "$work/machine.env"; }
+[ -n "${ONLY:-}" ] || {
   echo "cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
   echo "cores=$(nproc)"
   echo "memory=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
@@ -34,7 +38,7 @@ machine() {  # $1: before|after
   echo "wrk=$(wrk -v 2>&1 | head -1 | awk '{print $2}')"
   echo "xmllint=$(xmllint --version 2>&1 | head -1 | awk '{print $NF}')"
 } > "$work/machine.env"
-machine before
+[ -n "${ONLY:-}" ] || machine before
 
 echo "== release build"
 swift build -c release 2>&1 | tail -1
@@ -42,7 +46,7 @@ swift build -c release 2>&1 | tail -1
 run() {  # name command…: runs one benchmark, keeping its output; a failure is reported, not fatal
   local name=$1; shift
   echo "== $name: $*"
-  local started=$SECONDS
+  local started=$SECONDS load_before; load_before=$(cut -d' ' -f1 /proc/loadavg)
   if RESULTS="$work/results/$name.env" PROFILE_DIR="$work/profiles" SIGNIN_BRIDGE=.build/release/signin-bridge \
       "$@" > "$work/logs/$name.txt" 2>&1; then
     echo "status=ok" >> "$work/results/$name.env"
@@ -52,10 +56,12 @@ run() {  # name command…: runs one benchmark, keeping its output; a failure is
   fi
   echo "seconds=$(( SECONDS - started ))" >> "$work/results/$name.env"
   echo "command=$*" >> "$work/results/$name.env"
+  echo "ran_at=$(date -u '+%Y-%m-%d %H:%M UTC'), load average before ${load_before}" >> "$work/results/$name.env"
 }
 
 for script in scripts/bench/*.sh; do
   name=$(basename "$script" .sh)
+  selected "$name" || continue
   case $name in
     all|profile-top) continue ;;
     protocol) run "$name" bash "$script" --instructions ;;
@@ -63,17 +69,21 @@ for script in scripts/bench/*.sh; do
   esac
 done
 
-if [ -n "${FUZZ_REPORT:-}" ]; then
+if ! selected fuzz; then
+  :
+elif [ -n "${FUZZ_REPORT:-}" ]; then
   cp "$FUZZ_REPORT" "$work/logs/fuzz.txt"
   echo "command=${FUZZ_COMMAND:-scripts/fuzz.sh all (earlier run: $FUZZ_REPORT)}" > "$work/results/fuzz.env"
+  echo "ran_at=${FUZZ_RAN_AT:-$(date -u -r "$FUZZ_REPORT" '+%Y-%m-%d %H:%M UTC') (finished)}" >> "$work/results/fuzz.env"
 elif [ "${FUZZ_SECONDS:-30}" -gt 0 ]; then
   echo "== fuzz: ${FUZZ_SECONDS:-30} s per target"
   fuzz_options=()
   [ -z "${FUZZ_RUNS:-}" ] || fuzz_options+=("-runs=$FUZZ_RUNS")
   bash scripts/fuzz.sh all "${FUZZ_SECONDS:-30}" "${fuzz_options[@]}" > "$work/logs/fuzz.txt" 2>/dev/null || true
   echo "command=scripts/fuzz.sh all ${FUZZ_SECONDS:-30} ${fuzz_options[*]}" > "$work/results/fuzz.env"
+  echo "ran_at=$(date -u '+%Y-%m-%d %H:%M UTC')" >> "$work/results/fuzz.env"
 fi
-machine after
+[ -n "${ONLY:-}" ] || machine after
 
 python3 scripts/bench/report.py "$work" > "$output"
 echo "wrote $output"

@@ -20,7 +20,7 @@ def read_env(path):
 
 machine = read_env(work / "machine.env")
 results = {p.stem: read_env(p) for p in sorted((work / "results").glob("*.env"))}
-figures = {k: v for r in results.values() for k, v in r.items() if k not in ("status", "seconds", "command")}
+figures = {k: v for r in results.values() for k, v in r.items() if k not in ("status", "seconds", "command", "ran_at")}
 used = set()
 
 
@@ -115,6 +115,14 @@ w(f"| Run | {machine.get('before_time', '?')} to {machine.get('after_time', '?')
 w(f"| Machine | {machine.get('cpu', '?')}, {machine.get('cores', '?')} cores, {machine.get('memory', '?')}, {machine.get('kernel', '?')} |")
 w(f"| Load average (1, 5, 15 min) | before {machine.get('before_load', '?')}, after {machine.get('after_load', '?')} |")
 w(f"| Toolchain | {machine.get('swift', '?')}; nginx {machine.get('nginx', '?')}, wrk {machine.get('wrk', '?')}, libxml2 {machine.get('xmllint', '?')} |")
+for line in (work / "machine.env").read_text().splitlines() if (work / "machine.env").exists() else []:
+    if line.startswith("partial="):
+        w(f"| Partial re-run | {line.split('=', 1)[1]} |")
+w("")
+w("| Benchmark script | Ran at | Seconds | Status |")
+w("|---|---|---|---|")
+for name, r in results.items():
+    w(f"| {name} | {r.get('ran_at', '?')} | {r.get('seconds', '?')} | {r.get('status', 'ok')} |")
 w("")
 w("wrk and the servers share the machine's cores, so requests/s are a comparison within the run, not a capacity claim;")
 w("instruction counts (callgrind) do not depend on what else the machine does.\n")
