@@ -15,8 +15,9 @@ command -v xmllint >/dev/null || { echo "xmllint missing: bash scripts/install-d
 
 # Release build of the standalone lint executable, Swift runtime linked statically (libxml2 stays dynamic), as a
 # partner's CI would install it.
-swift build -c release --product signin-bridge-lint --static-swift-stdlib >/dev/null
-bin=.build/release/signin-bridge-lint
+# Its own scratch directory: switching .build/release between static and dynamic linking rebuilds every module.
+swift build -c release --product signin-bridge-lint --static-swift-stdlib --scratch-path .build-static >/dev/null
+bin=.build-static/release/signin-bridge-lint
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
