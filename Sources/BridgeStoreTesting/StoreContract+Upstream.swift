@@ -77,24 +77,24 @@ enum UpstreamContract {
     ) { kind in
         try await withStore(kind) { store in
             try await store.saveUser(UserRecord(id: "alice", signInName: "alice", email: "Alice@Example.com"))
-            // The same email, not passed as verified: a new user, never the local one.
-            var unverified = identity("s2")
-            unverified.newUser.email = "alice@example.com"
-            let created = try await store.signInUpstream(
-                unverified, end: .browserSession(digest: SecretToken().digest, expiresAt: seconds(100)), at: seconds(1))
-            #expect(created.how == .created && created.user.id == "idp-s2")
             // Verified: linked to alice (the email compared without case).
             let linked = try await store.signInUpstream(
                 identity("s3", verifiedEmail: "alice@example.com"),
                 end: .browserSession(digest: SecretToken().digest, expiresAt: seconds(100)), at: seconds(2))
             #expect(linked.how == .linkedByEmail && linked.user.id == "alice")
             #expect(try await store.linkedIdentities(userID: "alice").map(\.subject) == ["s3"])
+            // The same email, not passed as verified: a new user, never the local one.
+            var unverified = identity("s2")
+            unverified.newUser.email = "alice@example.com"
+            let created = try await store.signInUpstream(
+                unverified, end: .browserSession(digest: SecretToken().digest, expiresAt: seconds(100)), at: seconds(3))
+            #expect(created.how == .created && created.user.id == "idp-s2")
             // Two users with one email: no guess, a new user.
             try await store.saveUser(UserRecord(id: "bob", signInName: "bob", email: "twin@example.com"))
             try await store.saveUser(UserRecord(id: "bob2", signInName: "bob2", email: "twin@example.com"))
             let twin = try await store.signInUpstream(
                 identity("s4", verifiedEmail: "twin@example.com"),
-                end: .browserSession(digest: SecretToken().digest, expiresAt: seconds(100)), at: seconds(3))
+                end: .browserSession(digest: SecretToken().digest, expiresAt: seconds(100)), at: seconds(4))
             #expect(twin.how == .created && twin.user.id == "idp-s4")
         }
     }
