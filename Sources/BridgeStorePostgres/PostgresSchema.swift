@@ -178,7 +178,7 @@ enum PostgresSchema {
             """,
             "CREATE INDEX session_exchange_codes_by_expiry ON session_exchange_codes (expires_at)",
         ],
-        // 7: sign-in through upstream OpenID providers (`UpstreamStore`): login attempts keyed by their state's digest,
+        // 4: sign-in through upstream OpenID providers (`UpstreamStore`): login attempts keyed by their state's digest,
         // identities linked to users, and the broker's PKCE-bound sessions.
         [
             """
