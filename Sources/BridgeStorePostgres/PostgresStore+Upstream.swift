@@ -105,10 +105,10 @@ extension PostgresStore {
                     INSERT INTO sessions (digest, user_id, created_at, expires_at)
                     VALUES (\(digest.hex), \(user.id), \(nowMS), \(Milliseconds.from(expiresAt)))
                     """, logger: logger)
-            case .brokerSession(let digest):
+            case .brokerSession(let digest, let completion):
                 let updated = try await tx.query(
                     """
-                    UPDATE broker_sessions SET user_id = \(user.id), completed_at = \(nowMS)
+                    UPDATE broker_sessions SET user_id = \(user.id), completed_at = \(nowMS), digest = \(completion.hex)
                     WHERE digest = \(digest.hex) AND completed_at IS NULL AND redeemed_at IS NULL AND expires_at > \(nowMS)
                     RETURNING digest
                     """, logger: logger

@@ -96,12 +96,12 @@ extension SQLiteStore {
             case .browserSession(let digest, let expiresAt):
                 try Self.insertSession(
                     SessionRecord(digest: digest, userID: user.id, createdAt: now, expiresAt: expiresAt), in: tx)
-            case .brokerSession(let digest):
+            case .brokerSession(let digest, let completion):
                 try tx.query(
                     """
-                    UPDATE broker_sessions SET user_id = ?, completed_at = ?
+                    UPDATE broker_sessions SET user_id = ?, completed_at = ?, digest = ?
                     WHERE digest = ? AND completed_at IS NULL AND redeemed_at IS NULL AND expires_at > ?
-                    """, [.text(user.id), .millis(now), .text(digest.hex), .millis(now)])
+                    """, [.text(user.id), .millis(now), .text(completion.hex), .text(digest.hex), .millis(now)])
                 ended = tx.changes() == 1
             }
             return UpstreamSignIn(user: user, how: how, ended: ended)
@@ -117,7 +117,7 @@ extension SQLiteStore {
             var session = try Self.brokerSession(row)
             if session.redeemedAt != nil { return .replayed }
             guard session.expiresAt > now else { return .expired }
-            let burn = { try tx.query("UPDATE broker_sessions SET redeemed_at = ? WHERE digest = ?", [.millis(now), .text(digest.hex)]) }
+            let burn = { _ = try tx.query("UPDATE broker_sessions SET redeemed_at = ? WHERE digest = ?", [.millis(now), .text(digest.hex)]) }
             guard session.codeChallenge == codeChallenge else {
                 try burn()
                 return .wrongVerifier

@@ -113,19 +113,22 @@ enum UpstreamContract {
             #expect(taken.brokerSessionID == secret.value && withSession == session)
             // Before the upstream login finished: pending, and not used up.
             #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(5)) == .pending)
-            let signedIn = try await store.signInUpstream(identity("s5"), end: .brokerSession(secret.digest), at: seconds(10))
+            let completion = SecretToken()
+            let signedIn = try await store.signInUpstream(
+                identity("s5"), end: .brokerSession(secret.digest, completion: completion.digest), at: seconds(10))
             #expect(signedIn.ended)
+            // Completed, the session answers only to the deep link's secret, not to the id /login gave.
+            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(15)) == .unknown)
             var redeemed = session
+            redeemed.digest = completion.digest
             redeemed.userID = "idp-s5"
             redeemed.completedAt = seconds(10)
             redeemed.redeemedAt = seconds(20)
             #expect(
-                try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(20))
+                try await store.redeemBrokerSession(completion.digest, codeChallenge: "challenge", at: seconds(20))
                     == .redeemed(redeemed, identity("s5").newUser))
-            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(21)) == .replayed)
             #expect(
-                try await store.redeemBrokerSession(SecretToken().digest, codeChallenge: "challenge", at: seconds(21))
-                    == .unknown)
+                try await store.redeemBrokerSession(completion.digest, codeChallenge: "challenge", at: seconds(21)) == .replayed)
         }
     }
 
@@ -134,10 +137,14 @@ enum UpstreamContract {
     ) { kind in
         try await withStore(kind) { store in
             let secret = SecretToken()
+            let completion = SecretToken()
             try await store.startUpstreamLogin(login(SecretToken(), broker: secret), broker: broker(secret))
-            _ = try await store.signInUpstream(identity("s6"), end: .brokerSession(secret.digest), at: seconds(10))
-            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "guess", at: seconds(11)) == .wrongVerifier)
-            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(12)) == .replayed)
+            _ = try await store.signInUpstream(
+                identity("s6"), end: .brokerSession(secret.digest, completion: completion.digest), at: seconds(10))
+            #expect(
+                try await store.redeemBrokerSession(completion.digest, codeChallenge: "guess", at: seconds(11)) == .wrongVerifier)
+            #expect(
+                try await store.redeemBrokerSession(completion.digest, codeChallenge: "challenge", at: seconds(12)) == .replayed)
         }
     }
 
@@ -146,7 +153,8 @@ enum UpstreamContract {
             let secret = SecretToken()
             try await store.startUpstreamLogin(login(SecretToken(), broker: secret), broker: broker(secret))
             // Completing an expired session does nothing; redeeming it is `expired`.
-            let late = try await store.signInUpstream(identity("s7"), end: .brokerSession(secret.digest), at: seconds(300))
+            let late = try await store.signInUpstream(
+                identity("s7"), end: .brokerSession(secret.digest, completion: SecretToken().digest), at: seconds(300))
             #expect(!late.ended)
             #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(300)) == .expired)
         }

@@ -160,13 +160,13 @@ class Flow:
         return status, headers.get("location", ""), page
 
     def broker_flow(self, **extra):
-        """login → A → callback: returns (verifier, sessionId, deep link)."""
+        """login → A → callback: returns (verifier, the deep link's sessionId, deep link, the login's sessionId)."""
         verifier, challenge = pkce_pair()
         status, login = self.broker_login(challenge, **extra)
         if status != 200:
-            return verifier, None, f"login {status} {login}"
+            return verifier, None, f"login {status} {login}", None
         _, deep_link, _ = self.callback_at_b(self.upstream_login(login["authUrl"]))
-        return verifier, login["sessionId"], deep_link
+        return verifier, query_of(deep_link).get("sessionId"), deep_link, login["sessionId"]
 
     def authorize_at_b(self, browser, challenge):
         query = {"client_id": "partner-app", "redirect_uri": "com.example.partner:/oauth2redirect",
@@ -272,9 +272,12 @@ def sign_in_page(flow: Flow):
 
 
 def broker_plain(flow: Flow):
-    verifier, session_id, deep_link = flow.broker_flow()
-    check(session_id and deep_link == f"{APP_REDIRECT}?success=true&sessionId={session_id}",
-          "broker: the browser ends at the app's deep link with success=true&sessionId", deep_link)
+    verifier, session_id, deep_link, login_id = flow.broker_flow()
+    check(session_id and deep_link == f"{APP_REDIRECT}?success=true&sessionId={session_id}" and session_id != login_id,
+          "broker: the browser ends at the app's deep link with success=true and a new sessionId", deep_link)
+    status, answer = post_json(flow.b, "/auth/idp-a/session", {"sessionId": login_id, "code_verifier": verifier})
+    check(status == 400 and answer.get("error") == "invalid_grant",
+          "broker: the id /login gave (known to whoever started the login) gets nothing, even with the verifier", answer)
     status, answer = post_json(flow.b, "/auth/idp-a/session", {"sessionId": session_id, "code_verifier": verifier})
     user = answer.get("user", {})
     check(status == 200 and answer.get("token", "").count(".") == 2
@@ -324,8 +327,8 @@ def broker_app_to_app(flow: Flow):
           "app_to_app: A's host app approves; the app callback carries resume_uri", body[:200])
     location = phone.walk(path_of(resume), flow.callback)
     _, deep_link, _ = flow.callback_at_b(location)
-    session_id = login["sessionId"]
-    check(deep_link == f"{APP_REDIRECT}?success=true&sessionId={session_id}", "app_to_app: back at the app's deep link",
+    session_id = query_of(deep_link).get("sessionId")
+    check(deep_link.startswith(f"{APP_REDIRECT}?success=true&sessionId="), "app_to_app: back at the app's deep link",
           deep_link)
     status, answer = post_json(flow.b, "/auth/idp-a/session", {"sessionId": session_id, "code_verifier": verifier})
     check(status == 200 and answer.get("user", {}).get("email") == "demo@example.com",
@@ -377,7 +380,7 @@ def nonce_and_issuer(flow: Flow):
 
 
 def verifier_checks(flow: Flow):
-    verifier, session_id, deep_link = flow.broker_flow()
+    verifier, session_id, deep_link, _ = flow.broker_flow()
     check("success=true" in deep_link, "verifier: a finished login", deep_link)
     status, answer = post_json(flow.b, "/auth/idp-a/session", {"sessionId": session_id})
     check(status == 400 and answer.get("error") == "invalid_request", "verifier: sessionId alone is refused", answer)
@@ -410,7 +413,7 @@ def exchange_checks(flow: Flow):
 
 
 def expiry_checks(flow: Flow):
-    verifier, session_id, deep_link = flow.broker_flow()
+    verifier, session_id, deep_link, _ = flow.broker_flow()
     check("success=true" in deep_link, "expiry: a finished login, left unredeemed", deep_link)
     time.sleep(6.5)
     status, answer = post_json(flow.b, "/auth/idp-a/session", {"sessionId": session_id, "code_verifier": verifier})

@@ -95,17 +95,20 @@ struct BrokerEndpoints: Sendable {
             return back(["success": "false", "error": failure.isOutage ? "temporarily_unavailable" : "server_error"])
         }
         let signIn = UpstreamSignInEndpoints(environment: environment, providers: providers, metrics: metrics)
+        // A new secret for the deep link: the /login id is known to whoever started the login, who may have sent
+        // the link to someone else; only the browser that signed in gets this one (RFC 6749 §10.12's concern).
+        let completion = SecretToken()
         let signedIn = try await environment.store.signInUpstream(
-            signIn.identity(of: user, at: provider), end: .brokerSession(digest), at: now)
+            signIn.identity(of: user, at: provider), end: .brokerSession(digest, completion: completion.digest), at: now)
         guard signedIn.ended else { return back(["success": "false", "error": "session_expired"]) }
         context.logger.info(
             "broker session signed in",
             metadata: ["upstream": "\(provider.settings.id)", "user": "\(signedIn.user.id)", "how": "\(signedIn.how.rawValue)"])
-        return back(["success": "true", "sessionId": sessionID])
+        return back(["success": "true", "sessionId": completion.value])
     }
 
-    /// `POST /auth/{provider}/session` with `sessionId` and `code_verifier` (JSON or form): once, within the
-    /// session's lifetime, `{token, user: {name, email, phoneNumber}}`.
+    /// `POST /auth/{provider}/session` with the deep link's `sessionId` and `code_verifier` (JSON or form): once,
+    /// within the session's lifetime, `{token, user: {name, email, phoneNumber}}`.
     func session(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
         guard let client, let provider = providers[context.parameters.get("provider")] else {
             return Self.error(OAuthError(.invalidRequest, description: "no such provider"), status: .notFound)

@@ -96,8 +96,10 @@ public struct UpstreamIdentity: Sendable, Hashable {
 public enum UpstreamSignInEnd: Sendable, Hashable {
     /// A browser session with this digest, for the sign-in pages.
     case browserSession(digest: TokenDigest, expiresAt: Date)
-    /// The broker session with this digest gets the user (if it is live and not completed yet).
-    case brokerSession(TokenDigest)
+    /// The broker session with this digest gets the user (if it is live and not completed yet), and from then on
+    /// is found by `completion` instead: the digest of the new secret the browser carries to the app's deep link. The
+    /// id `/login` answered is known to whoever started the login, who need not be the person who signed in.
+    case brokerSession(TokenDigest, completion: TokenDigest)
 }
 
 public struct UpstreamSignIn: Sendable, Hashable {
