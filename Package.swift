@@ -96,6 +96,8 @@ let package = Package(
             dependencies: [
                 "BridgeStore",
                 "SignInProtocol",
+                // Calls to upstream OpenID providers (discovery, JWKS, token), with timeouts and redirects off.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -178,5 +178,49 @@ enum PostgresSchema {
             """,
             "CREATE INDEX session_exchange_codes_by_expiry ON session_exchange_codes (expires_at)",
         ],
+        // 4: sign-in through upstream OpenID providers (`UpstreamStore`): login attempts keyed by their state's digest,
+        // identities linked to users, and the broker's PKCE-bound sessions.
+        [
+            """
+            CREATE TABLE upstream_logins (
+                state_digest text PRIMARY KEY,
+                upstream_id text NOT NULL,
+                nonce_digest text NOT NULL,
+                code_verifier text NOT NULL,
+                interaction_id text,
+                browser_digest text,
+                broker_session_id text,
+                created_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                used_at bigint
+            )
+            """,
+            "CREATE INDEX upstream_logins_by_expiry ON upstream_logins (expires_at)",
+            """
+            CREATE TABLE linked_identities (
+                upstream_id text NOT NULL,
+                subject text NOT NULL,
+                user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                linked_at bigint NOT NULL,
+                PRIMARY KEY (upstream_id, subject)
+            )
+            """,
+            "CREATE INDEX linked_identities_by_user ON linked_identities (user_id)",
+            """
+            CREATE TABLE broker_sessions (
+                digest text PRIMARY KEY,
+                upstream_id text NOT NULL,
+                client_id text NOT NULL,
+                redirect_uri text NOT NULL,
+                code_challenge text NOT NULL,
+                created_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                user_id text,
+                completed_at bigint,
+                redeemed_at bigint
+            )
+            """,
+            "CREATE INDEX broker_sessions_by_expiry ON broker_sessions (expires_at)",
+        ],
     ]
 }

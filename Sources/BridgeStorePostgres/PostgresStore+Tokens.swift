@@ -180,10 +180,13 @@ extension PostgresStore {
             f AS (DELETE FROM sign_in_failures WHERE failed_at < \(cutoff) RETURNING 1),
             r AS (DELETE FROM refresh_tokens WHERE expires_at IS NOT NULL AND expires_at < \(cutoff) RETURNING 1),
             t AS (DELETE FROM app_to_app_requests WHERE expires_at < \(cutoff) RETURNING 1),
-            x AS (DELETE FROM session_exchange_codes WHERE expires_at < \(cutoff) RETURNING 1)
+            x AS (DELETE FROM session_exchange_codes WHERE expires_at < \(cutoff) RETURNING 1),
+            ul AS (DELETE FROM upstream_logins WHERE expires_at < \(cutoff) RETURNING 1),
+            bs AS (DELETE FROM broker_sessions WHERE expires_at < \(cutoff) RETURNING 1)
             SELECT (SELECT count(*) FROM a) + (SELECT count(*) FROM w) + (SELECT count(*) FROM c)
                 + (SELECT count(*) FROM s) + (SELECT count(*) FROM p) + (SELECT count(*) FROM f)
-                + (SELECT count(*) FROM r) + (SELECT count(*) FROM t) + (SELECT count(*) FROM x) AS n
+                + (SELECT count(*) FROM r) + (SELECT count(*) FROM t) + (SELECT count(*) FROM x)
+                + (SELECT count(*) FROM ul) + (SELECT count(*) FROM bs) AS n
             """
         ).first
         return try row?.int("n") ?? 0

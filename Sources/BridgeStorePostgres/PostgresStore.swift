@@ -174,6 +174,9 @@ public final class PostgresStore: Store {
         func name(table: String?) -> String { table.flatMap { tables[$0] } ?? what }
     }
 
+    /// Counts a call that reached the database outside `rows` (a transaction of several statements).
+    func countRoundTrip() { counters.withLockedValue { $0.roundTrips &+= 1 } }
+
     /// Sends one statement and returns its rows: one round trip.
     @discardableResult
     func rows(_ subject: Subject, _ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {

@@ -194,5 +194,49 @@ enum SQLiteSchema {
             """,
             "CREATE INDEX session_exchange_codes_by_expiry ON session_exchange_codes (expires_at)",
         ],
+        // 7: sign-in through upstream OpenID providers (`UpstreamStore`): login attempts keyed by their state's digest,
+        // identities linked to users, and the broker's PKCE-bound sessions.
+        [
+            """
+            CREATE TABLE upstream_logins (
+                state_digest TEXT PRIMARY KEY NOT NULL,
+                upstream_id TEXT NOT NULL,
+                nonce_digest TEXT NOT NULL,
+                code_verifier TEXT NOT NULL,
+                interaction_id TEXT,
+                browser_digest TEXT,
+                broker_session_id TEXT,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                used_at INTEGER
+            )
+            """,
+            "CREATE INDEX upstream_logins_by_expiry ON upstream_logins (expires_at)",
+            """
+            CREATE TABLE linked_identities (
+                upstream_id TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                linked_at INTEGER NOT NULL,
+                PRIMARY KEY (upstream_id, subject)
+            )
+            """,
+            "CREATE INDEX linked_identities_by_user ON linked_identities (user_id)",
+            """
+            CREATE TABLE broker_sessions (
+                digest TEXT PRIMARY KEY NOT NULL,
+                upstream_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                redirect_uri TEXT NOT NULL,
+                code_challenge TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                user_id TEXT,
+                completed_at INTEGER,
+                redeemed_at INTEGER
+            )
+            """,
+            "CREATE INDEX broker_sessions_by_expiry ON broker_sessions (expires_at)",
+        ],
     ]
 }

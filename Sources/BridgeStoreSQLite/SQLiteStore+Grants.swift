@@ -152,7 +152,7 @@ extension SQLiteStore {
             var count = 0
             for table in [
                 "access_tokens", "wopi_access_tokens", "authorization_codes", "sessions", "pending_authorizations",
-                "app_to_app_requests", "session_exchange_codes",
+                "app_to_app_requests", "session_exchange_codes", "upstream_logins", "broker_sessions",
             ] {
                 try tx.query("DELETE FROM \(table) WHERE expires_at < ?", [.millis(cutoff)])
                 count += tx.changes()

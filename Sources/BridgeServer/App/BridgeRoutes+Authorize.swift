@@ -1,4 +1,6 @@
+import Foundation
 import Hummingbird
+import SignInProtocol
 
 extension BridgeRoutes {
     /// The authorization endpoint (GET and POST, RFC 6749 §3.1), the sign-in and consent steps, and the built-in
@@ -23,9 +25,56 @@ extension BridgeRoutes {
         router.post("/oauth2/interaction/:id/consent") { request, context in
             try await guarded.answer(request, context) { try await interaction.consent(request, context) }
         }
+        registerUpstreams(on: router, environment: environment, guarded: guarded)
         router.get("/privacy") { request, _ in
             environment.pages.privacy(
                 PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage]))
+        }
+    }
+}
+
+extension BridgeRoutes {
+    /// "Continue with …" on the sign-in page, the upstream providers' callback, and the session broker.
+    func registerUpstreams(
+        on router: Router<BridgeRequestContext>, environment: AuthorizeEnvironment, guarded: StoreOutagePage
+    ) {
+        guard !upstreams.byID.isEmpty else { return }
+        let signIn = UpstreamSignInEndpoints(environment: environment, providers: upstreams, metrics: metrics)
+        let broker = BrokerEndpoints(
+            environment: environment, providers: upstreams, metrics: metrics,
+            tokens: AccessTokenIssuer(
+                keys: keys, store: store, issuer: configuration.issuer,
+                lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds)))
+        router.get("/oauth2/interaction/:id/upstream/:upstream") { request, context in
+            try await guarded.answer(request, context) { try await signIn.start(request, context) }
+        }
+        router.get("/auth/upstream/:upstream/callback") { request, context in
+            try await guarded.answer(request, context) { try await signIn.callback(request, context, broker: broker) }
+        }
+        guard configuration.broker.clientId != nil else { return }
+        let json = BrokerStoreOutage()
+        router.get("/auth/:provider/login") { request, context in
+            try await json.answer(context) { try await broker.login(request, context) }
+        }
+        router.post("/auth/:provider/login") { request, context in
+            try await json.answer(context) { try await broker.login(request, context) }
+        }
+        router.post("/auth/:provider/session") { request, context in
+            try await json.answer(context) { try await broker.session(request, context) }
+        }
+    }
+}
+
+/// The broker's JSON answer when its store call failed: 503 `temporarily_unavailable`, never a 500.
+struct BrokerStoreOutage: Sendable {
+    func answer(_ context: BridgeRequestContext, _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            context.logger.error("broker step failed in the store", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            return BrokerEndpoints.error(OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again"))
         }
     }
 }

@@ -12,6 +12,7 @@ struct BridgeRoutes: Sendable {
     let metrics: BridgeMetrics
     let bootstrap: BootstrapService
     let challenge: ChallengeResponse
+    let upstreams: UpstreamProviders
     let now: @Sendable () -> Date
 
     func register(on router: Router<BridgeRequestContext>) {

@@ -65,10 +65,11 @@ public struct BridgeServerApp: Sendable {
         let verifier = AccessTokenVerifier(
             keys: keys, store: store, issuer: configuration.issuer,
             statusMaxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
+        let upstreams = UpstreamProviders(configuration: configuration)
         let routes = BridgeRoutes(
             configuration: configuration, store: store, keys: keys, metrics: metrics,
             bootstrap: BootstrapService(configuration: configuration, store: store, verifier: verifier, now: now),
-            challenge: challenge, now: now)
+            challenge: challenge, upstreams: upstreams, now: now)
 
         let router = Router(context: BridgeRequestContext.self)
         router.add(middleware: ResponseHardeningMiddleware(fields: securityFields))
@@ -119,7 +120,8 @@ public struct BridgeServerApp: Sendable {
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port)),
             // Shut down in reverse order: the purge stops before the store closes.
-            services: [StoreShutdownService(store: store, logger: logger)] + purgeServices,
+            services: [StoreShutdownService(store: store, logger: logger)] + purgeServices
+                + (upstreams.client.map { [UpstreamClientShutdown(client: $0, logger: logger)] } ?? []),
             onServerRunning: onServerRunning,
             logger: logger)
     }

@@ -42,6 +42,11 @@ struct AuthorizeEnvironment: Sendable {
         configuration.clients.first { $0.id == id }
     }
 
+    /// The sign-in page's "Continue with …" links, one per configured upstream provider.
+    func upstreamLinks(interactionID: String) -> [(href: String, name: String)] {
+        configuration.upstreams.map { (Self.interactionPath(interactionID) + "/upstream/" + $0.id, $0.name) }
+    }
+
     static let interactionPrefix = "/oauth2/interaction/"
 
     static func interactionPath(_ id: String) -> String { interactionPrefix + id }

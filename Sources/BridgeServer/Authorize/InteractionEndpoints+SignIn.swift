@@ -35,7 +35,8 @@ extension InteractionEndpoints {
                     language: language, clientName: loaded.client.displayName,
                     action: AuthorizeEnvironment.interactionPath(loaded.id) + "/signin",
                     csrfToken: CSRFToken.derive(browserSecret: loaded.browserSecret, interactionID: loaded.id),
-                    userName: name, error: error, formTarget: PageRenderer.formTarget(for: loaded.pending.redirectURI)),
+                    userName: name, error: error, formTarget: PageRenderer.formTarget(for: loaded.pending.redirectURI),
+                    upstreams: environment.upstreamLinks(interactionID: loaded.id)),
                 status: status)
         }
         if let wait = environment.throttle.retryAfter(failures: prepared.failures) {

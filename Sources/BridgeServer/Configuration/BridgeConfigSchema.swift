@@ -233,6 +233,44 @@ enum BridgeConfigSchema {
         }
       }
     },
+    "upstreams": {
+      "type": "array", "default": [], "maxItems": 16,
+      "description": "upstream OpenID providers: the sign-in page offers 'Continue with <name>', and the session broker (/auth/{id}/login) signs in through them",
+      "items": {
+        "type": "object", "additionalProperties": false, "required": ["id", "name", "issuer", "clientId"],
+        "properties": {
+          "id": { "type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[a-z0-9][a-z0-9-]*$", "description": "in URLs: /auth/{id}/login, /auth/upstream/{id}/callback" },
+          "name": { "type": "string", "minLength": 1, "maxLength": 64, "description": "shown as 'Continue with <name>'" },
+          "issuer": { "$ref": "#/$defs/httpUrl", "description": "the provider's issuer; <issuer>/.well-known/openid-configuration is read at first use" },
+          "clientId": { "type": "string", "minLength": 1, "maxLength": 256 },
+          "clientSecret": { "type": "string", "minLength": 1, "maxLength": 512, "description": "sent with HTTP Basic to the token endpoint; absent: a public client (PKCE only)" },
+          "scopes": { "type": "array", "uniqueItems": true, "maxItems": 32, "default": ["openid", "profile", "email"], "items": { "type": "string", "pattern": "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$" } },
+          "appToApp": { "type": "boolean", "default": false, "description": "the provider supports requested_flow=app_to_app (Vipps Login API); the broker asks for it when the app does" },
+          "appCallbackUri": { "type": "string", "minLength": 1, "maxLength": 2048, "description": "app_callback_uri sent with requested_flow=app_to_app; required when appToApp" },
+          "claims": {
+            "type": "object", "additionalProperties": false,
+            "description": "which ID token or UserInfo claims fill the local user's fields",
+            "properties": {
+              "name": { "type": "string", "minLength": 1, "maxLength": 64, "default": "name" },
+              "email": { "type": "string", "minLength": 1, "maxLength": 64, "default": "email" },
+              "emailVerified": { "type": "string", "minLength": 1, "maxLength": 64, "default": "email_verified" },
+              "phoneNumber": { "type": "string", "minLength": 1, "maxLength": 64, "default": "phone_number" }
+            }
+          },
+          "linkByVerifiedEmail": { "type": "boolean", "default": false, "description": "link a first sign-in to the one local user with that email, only when the provider marks it verified" },
+          "timeoutSeconds": { "type": "integer", "minimum": 1, "maximum": 60, "default": 10, "description": "each call to the provider (discovery, JWKS, token, UserInfo)" }
+        }
+      }
+    },
+    "broker": {
+      "type": "object", "additionalProperties": false,
+      "description": "the session broker for native apps (/auth/{provider}/login and /session, the Vipps iOS login guide's API with PKCE)",
+      "properties": {
+        "clientId": { "type": "string", "minLength": 1, "maxLength": 128, "description": "the app's client: its redirectUris are the deep links the broker may send the browser to, and the token is issued to it; absent: the broker is off" },
+        "sessionLifetimeSeconds": { "type": "integer", "minimum": 5, "maximum": 900, "default": 180, "description": "from /login to the one /session call" },
+        "loginLifetimeSeconds": { "type": "integer", "minimum": 5, "maximum": 3600, "default": 600, "description": "how long an upstream login (state, nonce, verifier) waits for its callback" }
+      }
+    },
     "users": {
       "type": "array", "default": [],
       "items": {

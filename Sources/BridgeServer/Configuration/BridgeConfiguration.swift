@@ -20,6 +20,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public var wopi: Wopi
     public var clients: [Client]
     public var users: [User]
+    public var upstreams: [Upstream]
+    public var broker: Broker
 
     public struct Listen: Sendable, Codable, Hashable {
         public var host: String
@@ -235,6 +237,66 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         /// OpenID Connect `email` and `phone_number` claims (OpenID Connect Core §5.1).
         public var email: String?
         public var phoneNumber: String?
+    }
+
+    /// An upstream OpenID provider users may sign in with (OpenID Connect Core 1.0, authorization code flow).
+    /// Optional keys are optional here too: the loader fills defaults into objects, not into list items.
+    public struct Upstream: Sendable, Codable, Hashable {
+        public var id: String
+        /// Shown as "Continue with <name>".
+        public var name: String
+        public var issuer: String
+        public var clientId: String
+        /// Sent with HTTP Basic (`client_secret_basic`, OpenID Connect Core §9); nil: a public client.
+        public var clientSecret: String?
+        public var scopes: [String]?
+        /// The provider supports `requested_flow=app_to_app` (Vipps Login API).
+        public var appToApp: Bool?
+        /// `app_callback_uri` sent with `requested_flow=app_to_app`.
+        public var appCallbackUri: String?
+        public var claims: ClaimNames?
+        /// Link a first sign-in to the one local user with that email, only when the provider marks it verified.
+        public var linkByVerifiedEmail: Bool?
+        public var timeoutSeconds: Int?
+
+        public var requestedScopes: [String] { scopes ?? ["openid", "profile", "email"] }
+        public var supportsAppToApp: Bool { appToApp ?? false }
+        public var linksByVerifiedEmail: Bool { linkByVerifiedEmail ?? false }
+        public var timeout: Int { timeoutSeconds ?? 10 }
+        public var claimNames: ClaimNames { claims ?? ClaimNames() }
+
+        /// Where the provider sends the browser back: `<issuer>/auth/upstream/<id>/callback`.
+        public func callbackURL(in configuration: BridgeConfiguration) -> String {
+            configuration.issuerURL(path: "/auth/upstream/\(id)/callback")
+        }
+    }
+
+    /// Which claims fill the local user's name, email and phone number (OpenID Connect Core §5.1 names by default).
+    public struct ClaimNames: Sendable, Codable, Hashable {
+        public var name: String?
+        public var email: String?
+        public var emailVerified: String?
+        public var phoneNumber: String?
+
+        public init(name: String? = nil, email: String? = nil, emailVerified: String? = nil, phoneNumber: String? = nil) {
+            self.name = name
+            self.email = email
+            self.emailVerified = emailVerified
+            self.phoneNumber = phoneNumber
+        }
+
+        public var nameClaim: String { name ?? "name" }
+        public var emailClaim: String { email ?? "email" }
+        public var emailVerifiedClaim: String { emailVerified ?? "email_verified" }
+        public var phoneNumberClaim: String { phoneNumber ?? "phone_number" }
+    }
+
+    /// The session broker for native apps (`/auth/{provider}/login`, `/auth/{provider}/session`).
+    public struct Broker: Sendable, Codable, Hashable {
+        /// The app's client; nil: the broker is off.
+        public var clientId: String?
+        public var sessionLifetimeSeconds: Int
+        public var loginLifetimeSeconds: Int
     }
 }
 

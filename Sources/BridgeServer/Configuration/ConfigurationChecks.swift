@@ -47,6 +47,7 @@ struct ConfigurationChecks {
         }
         checkClients(config.clients)
         checkUsers(config.users)
+        checkUpstreams(config)
         for (index, proxy) in (config.listen.trustedProxies ?? []).enumerated() where IPAddressRange(proxy) == nil {
             error("listen.trustedProxies[\(index)]", "expected an IP address or CIDR block (10.0.0.0/8, fd00::/8), got \"\(proxy)\"")
         }
@@ -130,6 +131,32 @@ struct ConfigurationChecks {
         if (client.appCallbackUris ?? []).isEmpty != approvers.isEmpty {
             error("\(path).appCallbackUris", "app-to-app needs both appCallbackUris and appToAppApprovers")
         }
+    }
+
+    /// Upstream ids are unique and cannot be mistaken for the fixed `/auth/…` routes; an app-to-app upstream has
+    /// its `app_callback_uri`; the broker's client exists, is public (a native app, RFC 8252 §8.4) and has deep links.
+    private mutating func checkUpstreams(_ config: BridgeConfiguration) {
+        var seen = Set<String>()
+        for (index, upstream) in config.upstreams.enumerated() {
+            let path = "upstreams[\(index)]"
+            if !seen.insert(upstream.id).inserted { error("\(path).id", "repeats the upstream id \"\(upstream.id)\"") }
+            if ["health", "session", "upstream"].contains(upstream.id) {
+                error("\(path).id", "\"\(upstream.id)\" is taken by a route under /auth/")
+            }
+            checkURL(upstream.issuer, at: "\(path).issuer", allowPath: true)
+            if !upstream.requestedScopes.contains("openid") {
+                error("\(path).scopes", "must contain openid (OpenID Connect Core §3.1.2.1)")
+            }
+            if upstream.supportsAppToApp && upstream.appCallbackUri == nil {
+                error("\(path).appCallbackUri", "is required with appToApp: true (requested_flow=app_to_app)")
+            }
+        }
+        guard let clientID = config.broker.clientId else { return }
+        guard let client = config.clients.first(where: { $0.id == clientID }) else {
+            return error("broker.clientId", "names no configured client \"\(clientID)\"")
+        }
+        if !client.isPublic { error("broker.clientId", "\"\(clientID)\" must be a public client (a native app)") }
+        if config.upstreams.isEmpty { error("broker.clientId", "the broker needs at least one upstream") }
     }
 
     /// Registration rules of SignInProtocol's `RedirectURIPolicy` (RFC 6749 §3.1.2, RFC 8252 §7, RFC 9700 §2.1):

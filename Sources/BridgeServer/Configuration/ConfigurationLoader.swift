@@ -133,6 +133,8 @@ public struct ConfigurationLoader: Sendable {
             wopi: {accessTokenLifetimeSeconds: 36000}
             clients: []
             users: []
+            upstreams: []
+            broker: {sessionLifetimeSeconds: 180, loginLifetimeSeconds: 600}
             """
         do { return try parse(yaml, emptyMessage: "") } catch { fatalError("defaults: \(error)") }
     }()

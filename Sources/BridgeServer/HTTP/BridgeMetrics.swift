@@ -39,6 +39,17 @@ public final class BridgeMetrics: Sendable {
         if delta > 0 { storeRoundTrips.increment(by: Int64(delta)) }
     }
 
+    /// Counts a failed call to an upstream provider, or an answer of it that was refused:
+    /// `signin_bridge_upstream_failures_total{upstream,reason}`.
+    func countUpstreamFailure(upstream: String, reason: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "signin_bridge", metricName: "upstream_failures", unitName: "total",
+                helpText: "Failed or refused sign-ins at upstream OpenID providers, by upstream and reason."),
+            labels: [("upstream", upstream), ("reason", reason)]
+        ).increment()
+    }
+
     static var bootstrapResponses: MetricNameDescriptor {
         MetricNameDescriptor(
         namespace: "signin_bridge", metricName: "bootstrap_responses", unitName: "total",

@@ -38,6 +38,8 @@ struct PageRenderer: Sendable {
         var userName: String = ""
         var error: String? = nil
         var formTarget: String?
+        /// "Continue with …" links to upstream providers: (href, name).
+        var upstreams: [(href: String, name: String)] = []
     }
 
     func signIn(_ page: SignInPage, status: HTTPResponse.Status = .ok) -> Response {
@@ -50,6 +52,7 @@ struct PageRenderer: Sendable {
         // Focus the password when the name is already filled in (after a failed attempt).
         values["hasUserName"] = !page.userName.isEmpty
         values["error"] = page.error ?? false
+        values["upstreams"] = page.upstreams.map { ["href": $0.href, "label": text.continueWith.filling("name", with: $0.name)] }
         return html("signin", values, status: status, formTarget: page.formTarget)
     }
 
@@ -106,6 +109,18 @@ struct PageRenderer: Sendable {
         values["message"] = message(text)
         values["code"] = oauthError?.code.rawValue ?? false
         values["description"] = oauthError?.errorDescription ?? false
+        return html("error", values, status: status, formTarget: nil)
+    }
+
+    /// A page about an upstream provider (down, refused, cancelled), the provider's name filled in.
+    func upstreamError(
+        _ language: PageLanguage, status: HTTPResponse.Status, name: String, message: (PageText) -> String
+    ) -> Response {
+        let text = PageText.for(language)
+        var values = common(text, language, title: text.errorTitle)
+        values["message"] = message(text).filling("name", with: name)
+        values["code"] = false
+        values["description"] = false
         return html("error", values, status: status, formTarget: nil)
     }
 

@@ -39,6 +39,8 @@ enum PageTemplates {
         <input type="password" id="password" name="password" autocomplete="current-password" required{{#hasUserName}} autofocus{{/hasUserName}}>
         <button type="submit">{{text.signIn}}</button>
         </form>
+        {{#upstreams}}<a class="button secondary upstream" href="{{href}}">{{label}}</a>
+        {{/upstreams}}
         {{> foot}}
         """
 

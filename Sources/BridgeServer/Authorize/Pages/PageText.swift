@@ -20,6 +20,10 @@ struct PageText: Sendable {
     var formExpired: String
     var otherBrowser: String
     var unavailable: String
+    var continueWith: String
+    var upstreamDown: String
+    var upstreamRefused: String
+    var upstreamCancelled: String
     var signedOutTitle: String
     var parkedTitle: String
     var parkedLead: String
@@ -63,6 +67,10 @@ struct PageText: Sendable {
         formExpired: "This form is no longer valid. Close this page and start again from the app.",
         otherBrowser: "This sign-in was started in another browser. Start again from the app.",
         unavailable: "Sign-in is unavailable for a moment. Wait a little and try again.",
+        continueWith: "Continue with {name}",
+        upstreamDown: "{name} is not answering right now. Wait a few minutes and try again, or sign in another way.",
+        upstreamRefused: "Signing in with {name} did not work. Close this page and start again from the app.",
+        upstreamCancelled: "Signing in with {name} was cancelled.",
         signedOutTitle: "Signed out",
         parkedTitle: "Continue in the app",
         parkedLead: "{client} wants you to sign in. Approve it in the {service} app, where you are already signed in.",
@@ -106,6 +114,10 @@ struct PageText: Sendable {
         formExpired: "Dette skjemaet er ikke lenger gyldig. Lukk siden og start på nytt fra appen.",
         otherBrowser: "Denne innloggingen ble startet i en annen nettleser. Start på nytt fra appen.",
         unavailable: "Innlogging er utilgjengelig et øyeblikk. Vent litt og prøv igjen.",
+        continueWith: "Fortsett med {name}",
+        upstreamDown: "{name} svarer ikke akkurat nå. Vent noen minutter og prøv igjen, eller logg inn på en annen måte.",
+        upstreamRefused: "Innlogging med {name} virket ikke. Lukk siden og start på nytt fra appen.",
+        upstreamCancelled: "Innlogging med {name} ble avbrutt.",
         signedOutTitle: "Logget ut",
         parkedTitle: "Fortsett i appen",
         parkedLead: "{client} ber deg logge inn. Godkjenn i {service}-appen, der du allerede er logget inn.",

@@ -69,7 +69,8 @@ struct SignInStep: InteractionStep {
         return environment.pages.signIn(
             .init(
                 language: state.pending.language, clientName: state.client.displayName,
-                action: state.actionPrefix + "/signin", csrfToken: state.csrfToken, formTarget: state.formTarget))
+                action: state.actionPrefix + "/signin", csrfToken: state.csrfToken, formTarget: state.formTarget,
+                upstreams: environment.upstreamLinks(interactionID: state.id)))
     }
 }
 

@@ -1,0 +1,141 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// The checks of OpenID Connect Core 1.0 §3.1.3.7 on an upstream ID token's header and claims, after its signature
+/// was verified against the provider's JWKS (`UpstreamKeys`). Pure: the clock is passed in.
+struct IDTokenCheck: Sendable {
+    /// The provider's issuer, exactly as its discovery document says (item 2).
+    var issuer: String
+    /// Our client id at the provider (items 3-5).
+    var clientID: String
+    /// The digest of the nonce sent in the authorization request (item 11).
+    var nonceDigest: TokenDigest
+    var now: Date
+    /// Tolerated clock difference for `exp` and `iat`.
+    var clockSkew: TimeInterval = 60
+    /// An ID token issued longer ago than this is refused (item 10 lets the client bound `iat`).
+    var maximumAge: TimeInterval = 600
+
+    /// What the algorithm allowlist accepts: ES256 (what SignInBridge signs with) and RS256 (the default of item 7).
+    static let algorithms: Set<String> = ["ES256", "RS256"]
+
+    /// The JOSE header (RFC 7515 §4) of a compact JWS, checked for its algorithm; its `kid` picks the key.
+    static func header(of token: String) throws(IDTokenProblem) -> (alg: String, kid: String?) {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, token.utf8.count <= 16 * 1024 else { throw .malformed("not a compact JWS") }
+        guard let bytes = Base64URL.decode(String(parts[0])),
+            let object = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(bytes)),
+            let alg = object["alg"]?.string
+        else { throw .malformed("the header is not a JSON object with alg") }
+        guard algorithms.contains(alg) else { throw .unsupportedAlgorithm(alg) }
+        return (alg, object["kid"]?.string)
+    }
+
+    /// The payload's claims, unverified (call after the signature check).
+    static func claims(of token: String) throws(IDTokenProblem) -> [String: ClaimValue] {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let bytes = Base64URL.decode(String(parts[1])),
+            let object = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(bytes))
+        else { throw .malformed("the payload is not a JSON object") }
+        return object
+    }
+
+    /// Checks the claims; returns the subject.
+    func check(_ claims: [String: ClaimValue]) throws(IDTokenProblem) -> String {
+        guard claims["iss"]?.string == issuer else { throw .wrongIssuer(claims["iss"]?.string ?? "none") }
+        let audiences = claims["aud"]?.strings ?? []
+        guard audiences.contains(clientID) else { throw .wrongAudience }
+        // Several audiences: the token must name us as the party it was issued to (items 4-5).
+        if audiences.count > 1 || claims["azp"] != nil {
+            guard claims["azp"]?.string == clientID else { throw .wrongAuthorizedParty }
+        }
+        guard let exp = claims["exp"]?.number else { throw .malformed("no exp") }
+        guard now.timeIntervalSince1970 < exp + clockSkew else { throw .expired }
+        guard let iat = claims["iat"]?.number else { throw .malformed("no iat") }
+        guard iat <= now.timeIntervalSince1970 + clockSkew else { throw .issuedInTheFuture }
+        guard iat >= now.timeIntervalSince1970 - maximumAge else { throw .issuedTooLongAgo }
+        guard let nonce = claims["nonce"]?.string, TokenDigest(of: nonce) == nonceDigest else { throw .nonceMismatch }
+        // `sub`: at most 255 ASCII characters, never reassigned (OpenID Connect Core §2).
+        guard let subject = claims["sub"]?.string, !subject.isEmpty, subject.utf8.count <= 255 else {
+            throw .malformed("sub is missing or longer than 255 characters")
+        }
+        return subject
+    }
+}
+
+/// Why an ID token was refused; the log line and the tests name it.
+enum IDTokenProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    case malformed(String)
+    case unsupportedAlgorithm(String)
+    /// No key of the JWKS has the token's `kid`, even after fetching the JWKS again.
+    case unknownKey
+    case badSignature
+    case wrongIssuer(String)
+    case wrongAudience
+    case wrongAuthorizedParty
+    case expired
+    case issuedInTheFuture
+    case issuedTooLongAgo
+    case nonceMismatch
+
+    var description: String {
+        switch self {
+        case .malformed(let what): "malformed ID token: \(what)"
+        case .unsupportedAlgorithm(let alg): "ID token algorithm \(alg) is not ES256 or RS256"
+        case .unknownKey: "ID token signed with a key not in the provider's JWKS"
+        case .badSignature: "ID token signature does not verify"
+        case .wrongIssuer(let iss): "ID token from another issuer (\(iss.prefix(80)))"
+        case .wrongAudience: "ID token for another audience"
+        case .wrongAuthorizedParty: "ID token azp is not our client"
+        case .expired: "ID token expired"
+        case .issuedInTheFuture: "ID token issued in the future"
+        case .issuedTooLongAgo: "ID token issued too long ago"
+        case .nonceMismatch: "ID token nonce does not match"
+        }
+    }
+}
+
+/// A JSON claim value, in the shapes the checks and the claim mapping read.
+enum ClaimValue: Sendable, Hashable, Decodable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case strings([String])
+    case other
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        // JSONDecoder keeps JSON's types apart: `true` is no number and `1` no boolean.
+        if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([String].self) {
+            self = .strings(value)
+        } else {
+            self = .other
+        }
+    }
+
+    var string: String? { if case .string(let value) = self { value } else { nil } }
+    var number: Double? { if case .number(let value) = self { value } else { nil } }
+    /// `aud` is a string or an array of strings (OpenID Connect Core §2).
+    var strings: [String]? {
+        switch self {
+        case .string(let value): [value]
+        case .strings(let values): values
+        default: nil
+        }
+    }
+    /// `email_verified` is a JSON boolean; some providers send the string "true".
+    var isTrue: Bool {
+        switch self {
+        case .bool(let value): value
+        case .string(let value): value == "true"
+        default: false
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Why a sign-in at an upstream provider did not work. `reason` is the metric label
+/// (`signin_bridge_upstream_failures_total{upstream,reason}`) and the log's; `detail` says more, never a secret.
+struct UpstreamFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    enum Reason: String, Sendable, Hashable {
+        /// No connection, or no answer within the upstream's `timeoutSeconds`.
+        case unreachable
+        /// A 5xx answer: the provider is there but broken.
+        case serverError = "server_error"
+        /// A document that is not what OpenID Connect Discovery or RFC 6749 §5.1 describes.
+        case badResponse = "bad_response"
+        /// The discovery document names another issuer (OpenID Connect Discovery 1.0 §4.3).
+        case issuerMismatch = "issuer_mismatch"
+        /// The token endpoint refused the code (RFC 6749 §5.2).
+        case tokenRefused = "token_refused"
+        /// The ID token failed a check of OpenID Connect Core 1.0 §3.1.3.7.
+        case idToken = "id_token"
+        /// The UserInfo answer is not for the ID token's subject (OpenID Connect Core 1.0 §5.3.2).
+        case userInfo = "userinfo"
+    }
+
+    let reason: Reason
+    let detail: String
+
+    init(_ reason: Reason, _ detail: String) {
+        self.reason = reason
+        self.detail = detail
+    }
+
+    /// The provider could not be used at all (down, broken): the user sees "try again later", not "refused".
+    var isOutage: Bool { reason == .unreachable || reason == .serverError }
+
+    var description: String { "\(reason.rawValue): \(detail)" }
+}
+
+extension UpstreamFailure {
+    /// The operator's side of a failure: a log line and `signin_bridge_upstream_failures_total{upstream,reason}`.
+    func report(upstream: String, metrics: BridgeMetrics, context: BridgeRequestContext) {
+        metrics.countUpstreamFailure(upstream: upstream, reason: reason.rawValue)
+        context.logger.error(
+            "upstream sign-in failed",
+            metadata: ["upstream": "\(upstream)", "reason": "\(reason.rawValue)", "detail": "\(detail)"])
+    }
+}

@@ -1,0 +1,122 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// One configured upstream OpenID provider: its discovery document and keys, read at first use and kept; the
+/// authorization request it is sent (code flow with PKCE, `state` and `nonce`, OpenID Connect Core §3.1.2.1) and
+/// the token request and ID token validation of its callback (§3.1.3).
+actor UpstreamProvider {
+    let settings: BridgeConfiguration.Upstream
+    let callbackURL: String
+    let http: UpstreamHTTP
+    let keys: UpstreamKeys
+    private var cachedMetadata: ProviderMetadata?
+
+    init(settings: BridgeConfiguration.Upstream, callbackURL: String, http: UpstreamHTTP, keys: UpstreamKeys = UpstreamKeys()) {
+        self.settings = settings
+        self.callbackURL = callbackURL
+        self.http = http
+        self.keys = keys
+    }
+
+    func metadata() async throws -> ProviderMetadata {
+        if let cachedMetadata { return cachedMetadata }
+        let url = ProviderMetadata.discoveryURL(issuer: settings.issuer)
+        let answer = try await http.get(url, timeout: settings.timeout)
+        guard answer.status == 200, let document = try? JSONDecoder().decode(ProviderMetadata.self, from: Data(answer.body))
+        else { throw UpstreamFailure(.badResponse, "\(url) answered \(answer.status) without a discovery document") }
+        // OpenID Connect Discovery 1.0 §4.3: the document's issuer must be the one we asked; else refuse it.
+        guard document.issuer == settings.issuer else {
+            throw UpstreamFailure(.issuerMismatch, "\(url) names issuer \(document.issuer.prefix(100))")
+        }
+        cachedMetadata = document
+        return document
+    }
+
+    /// Where to send the browser. `appToApp` adds `requested_flow=app_to_app` and `app_callback_uri` (Vipps Login API).
+    func authorizationURL(for attempt: UpstreamAttempt, appToApp: Bool) async throws -> String {
+        let (state, nonce, verifier) = (attempt.state.value, attempt.nonce.value, attempt.verifier)
+        var query = FormParameters()
+        query.append("response_type", "code")
+        query.append("client_id", settings.clientId)
+        query.append("redirect_uri", callbackURL)
+        query.append("scope", settings.requestedScopes.joined(separator: " "))
+        query.append("state", state)
+        query.append("nonce", nonce)
+        query.append("code_challenge", verifier.challenge(method: .s256).value)
+        query.append("code_challenge_method", "S256")
+        if appToApp {
+            query.append("requested_flow", "app_to_app")
+            query.append("app_callback_uri", settings.appCallbackUri)
+        }
+        return query.appended(to: try await metadata().authorizationEndpoint)
+    }
+
+    /// Redeems the code (RFC 6749 §4.1.3 with the PKCE verifier), validates the ID token and reads UserInfo.
+    func signIn(code: String, verifier: String, nonceDigest: TokenDigest, now: Date) async throws -> UpstreamUser {
+        let metadata = try await metadata()
+        var form = FormParameters()
+        form.append("grant_type", "authorization_code")
+        form.append("code", code)
+        form.append("redirect_uri", callbackURL)
+        form.append("code_verifier", verifier)
+        if settings.clientSecret == nil { form.append("client_id", settings.clientId) }
+        let answer = try await http.postForm(
+            metadata.tokenEndpoint, form, basic: settings.clientSecret.map { (settings.clientId, $0) },
+            timeout: settings.timeout)
+        let tokens = try? JSONDecoder().decode(TokenAnswer.self, from: Data(answer.body))
+        guard answer.status == 200, let tokens, let idToken = tokens.idToken else {
+            let error = tokens?.error ?? "no id_token"
+            throw UpstreamFailure(.tokenRefused, "token endpoint answered \(answer.status) (\(error.prefix(64)))")
+        }
+        var claims: [String: ClaimValue]
+        let subject: String
+        do {
+            let header = try IDTokenCheck.header(of: idToken)
+            let (http, jwksURI, timeout) = (self.http, metadata.jwksURI, settings.timeout)
+            try await keys.verify(idToken, kid: header.kid) {
+                let jwks = try await http.get(jwksURI, timeout: timeout)
+                guard jwks.status == 200 else { throw UpstreamFailure(.badResponse, "\(jwksURI) answered \(jwks.status)") }
+                return jwks.body
+            }
+            claims = try IDTokenCheck.claims(of: idToken)
+            subject = try IDTokenCheck(
+                issuer: metadata.issuer, clientID: settings.clientId, nonceDigest: nonceDigest, now: now
+            ).check(claims)
+        } catch let problem as IDTokenProblem {
+            throw UpstreamFailure(.idToken, problem.description)
+        }
+        if let endpoint = metadata.userinfoEndpoint, let accessToken = tokens.accessToken {
+            let info = try await http.get(endpoint, bearer: accessToken, timeout: settings.timeout)
+            guard info.status == 200, let userInfo = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(info.body))
+            else { throw UpstreamFailure(.userInfo, "UserInfo answered \(info.status)") }
+            // OpenID Connect Core §5.3.2: a UserInfo answer for another subject must not be used.
+            guard userInfo["sub"]?.string == subject else { throw UpstreamFailure(.userInfo, "UserInfo sub differs") }
+            claims.merge(userInfo) { idTokenValue, _ in idTokenValue }
+        }
+        let names = settings.claimNames
+        return UpstreamUser(
+            subject: subject, name: claims[names.nameClaim]?.string, email: claims[names.emailClaim]?.string,
+            emailVerified: claims[names.emailVerifiedClaim]?.isTrue ?? false,
+            phoneNumber: claims[names.phoneNumberClaim]?.string)
+    }
+
+    struct TokenAnswer: Decodable {
+        var idToken: String?
+        var accessToken: String?
+        var error: String?
+
+        enum CodingKeys: String, CodingKey {
+            case idToken = "id_token", accessToken = "access_token", error
+        }
+    }
+}
+
+/// The person the upstream signed in, with the claims the configuration maps to our user's fields.
+struct UpstreamUser: Sendable, Hashable {
+    var subject: String
+    var name: String?
+    var email: String?
+    var emailVerified: Bool
+    var phoneNumber: String?
+}

@@ -1,0 +1,40 @@
+import AsyncHTTPClient
+import Logging
+import ServiceLifecycle
+
+/// The configured upstream providers by id, sharing one HTTP client, which `UpstreamClientShutdown` closes after
+/// the server has drained.
+struct UpstreamProviders: Sendable {
+    let byID: [String: UpstreamProvider]
+    let client: HTTPClient?
+
+    init(configuration: BridgeConfiguration) {
+        guard !configuration.upstreams.isEmpty else {
+            self.byID = [:]
+            self.client = nil
+            return
+        }
+        let client = UpstreamHTTP.makeClient()
+        let http = UpstreamHTTP(client: client)
+        var byID = [String: UpstreamProvider]()
+        for upstream in configuration.upstreams {
+            byID[upstream.id] = UpstreamProvider(
+                settings: upstream, callbackURL: upstream.callbackURL(in: configuration), http: http)
+        }
+        self.byID = byID
+        self.client = client
+    }
+
+    subscript(id: String?) -> UpstreamProvider? { id.flatMap { byID[$0] } }
+}
+
+/// Shuts the upstream HTTP client down at graceful shutdown.
+struct UpstreamClientShutdown: Service {
+    let client: HTTPClient
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        do { try await client.shutdown() } catch { logger.error("upstream HTTP client did not shut down", metadata: ["error": "\(error)"]) }
+    }
+}

@@ -1,0 +1,168 @@
+import BridgeStore
+import Foundation
+
+extension SQLiteStore {
+    public func startUpstreamLogin(_ login: UpstreamLoginRecord, broker: BrokerSessionRecord?) async throws {
+        try await transaction("upstream login") { tx in
+            if let broker {
+                try tx.query(
+                    """
+                    INSERT INTO broker_sessions (digest, upstream_id, client_id, redirect_uri, code_challenge, created_at,
+                        expires_at, user_id, completed_at, redeemed_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .text(broker.digest.hex), .text(broker.upstreamID), .text(broker.clientID),
+                        .text(broker.redirectURI), .text(broker.codeChallenge), .millis(broker.createdAt),
+                        .millis(broker.expiresAt), .optionalText(broker.userID), .millis(broker.completedAt),
+                        .millis(broker.redeemedAt),
+                    ])
+            }
+            try tx.query(
+                """
+                INSERT INTO upstream_logins (state_digest, upstream_id, nonce_digest, code_verifier, interaction_id,
+                    browser_digest, broker_session_id, created_at, expires_at, used_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(login.stateDigest.hex), .text(login.upstreamID), .text(login.nonceDigest.hex),
+                    .text(login.codeVerifier), .optionalText(login.interactionID),
+                    .optionalText(login.browserDigest?.hex), .optionalText(login.brokerSessionID),
+                    .millis(login.createdAt), .millis(login.expiresAt), .millis(login.usedAt),
+                ])
+        }
+    }
+
+    public func takeUpstreamLogin(state: TokenDigest, at now: Date) async throws -> UpstreamLoginTaking {
+        try await transaction("upstream login") { tx in
+            guard let row = try tx.query("SELECT * FROM upstream_logins WHERE state_digest = ?", [.text(state.hex)]).first
+            else { return .unknown }
+            var login = try Self.upstreamLogin(row)
+            if login.usedAt != nil { return .replayed }
+            guard login.expiresAt > now else { return .expired }
+            login.usedAt = now
+            try tx.query("UPDATE upstream_logins SET used_at = ? WHERE state_digest = ?", [.millis(now), .text(state.hex)])
+            let broker = try login.brokerSessionID.flatMap {
+                try tx.query("SELECT * FROM broker_sessions WHERE digest = ?", [.text(TokenDigest(of: $0).hex)]).first
+            }.map(Self.brokerSession)
+            return .taken(login, broker: broker)
+        }
+    }
+
+    public func signInUpstream(_ identity: UpstreamIdentity, end: UpstreamSignInEnd, at now: Date) async throws
+        -> UpstreamSignIn
+    {
+        defer { noteChange() }
+        return try await transaction("upstream identity \(identity.upstreamID)") { tx in
+            var how = UpstreamSignIn.How.linked
+            var found = try tx.query(
+                """
+                SELECT u.* FROM linked_identities l JOIN users u ON u.id = l.user_id
+                WHERE l.upstream_id = ? AND l.subject = ?
+                """, [.text(identity.upstreamID), .text(identity.subject)]
+            ).first.map { try Self.userWithClaims($0) }
+            if found == nil, let email = identity.verifiedEmail {
+                let matches = try tx.query(
+                    "SELECT * FROM users WHERE lower(email) = lower(?) LIMIT 2", [.text(email)])
+                // Two local users with one email: linking either would be a guess, so neither is.
+                if matches.count == 1 {
+                    found = try Self.userWithClaims(matches[0])
+                    how = .linkedByEmail
+                }
+            }
+            let user: UserRecord
+            if let found {
+                user = found
+            } else {
+                user = identity.newUser
+                how = .created
+                try tx.query(
+                    """
+                    INSERT INTO users (id, sign_in_name, friendly_name, password_hash, email, phone_number)
+                    VALUES (?, ?, ?, NULL, ?, ?)
+                    """,
+                    [
+                        .text(user.id), .text(user.signInName), .optionalText(user.friendlyName),
+                        .optionalText(user.email), .optionalText(user.phoneNumber),
+                    ])
+            }
+            if how != .linked {
+                try tx.query(
+                    "INSERT INTO linked_identities (upstream_id, subject, user_id, linked_at) VALUES (?, ?, ?, ?)",
+                    [.text(identity.upstreamID), .text(identity.subject), .text(user.id), .millis(now)])
+            }
+            var ended = true
+            switch end {
+            case .browserSession(let digest, let expiresAt):
+                try Self.insertSession(
+                    SessionRecord(digest: digest, userID: user.id, createdAt: now, expiresAt: expiresAt), in: tx)
+            case .brokerSession(let digest, let completion):
+                try tx.query(
+                    """
+                    UPDATE broker_sessions SET user_id = ?, completed_at = ?, digest = ?
+                    WHERE digest = ? AND completed_at IS NULL AND redeemed_at IS NULL AND expires_at > ?
+                    """, [.text(user.id), .millis(now), .text(completion.hex), .text(digest.hex), .millis(now)])
+                ended = tx.changes() == 1
+            }
+            return UpstreamSignIn(user: user, how: how, ended: ended)
+        }
+    }
+
+    public func redeemBrokerSession(_ digest: TokenDigest, codeChallenge: String, at now: Date) async throws
+        -> BrokerSessionRedemption
+    {
+        try await transaction("broker session") { tx in
+            guard let row = try tx.query("SELECT * FROM broker_sessions WHERE digest = ?", [.text(digest.hex)]).first
+            else { return .unknown }
+            var session = try Self.brokerSession(row)
+            if session.redeemedAt != nil { return .replayed }
+            guard session.expiresAt > now else { return .expired }
+            let burn = { _ = try tx.query("UPDATE broker_sessions SET redeemed_at = ? WHERE digest = ?", [.millis(now), .text(digest.hex)]) }
+            guard session.codeChallenge == codeChallenge else {
+                try burn()
+                return .wrongVerifier
+            }
+            guard let userID = session.userID,
+                let user = try tx.query("SELECT * FROM users WHERE id = ?", [.text(userID)]).first
+            else { return .pending }
+            try burn()
+            session.redeemedAt = now
+            return .redeemed(session, try Self.userWithClaims(user))
+        }
+    }
+
+    public func linkedIdentities(userID: String) async throws -> [LinkedIdentityRecord] {
+        try await read(
+            "SELECT * FROM linked_identities WHERE user_id = ? ORDER BY upstream_id, subject", [.text(userID)]
+        ).map {
+            LinkedIdentityRecord(
+                upstreamID: try $0.text("upstream_id"), subject: try $0.text("subject"), userID: try $0.text("user_id"),
+                linkedAt: try $0.date("linked_at"))
+        }
+    }
+
+    static func upstreamLogin(_ row: SQLiteRow) throws -> UpstreamLoginRecord {
+        UpstreamLoginRecord(
+            stateDigest: try digest(row, "state_digest"), upstreamID: try row.text("upstream_id"),
+            nonceDigest: try digest(row, "nonce_digest"), codeVerifier: try row.text("code_verifier"),
+            interactionID: try row.optionalText("interaction_id"),
+            browserDigest: try row.optionalText("browser_digest").flatMap(TokenDigest.init(hex:)),
+            brokerSessionID: try row.optionalText("broker_session_id"),
+            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
+            usedAt: try row.optionalDate("used_at"))
+    }
+
+    static func brokerSession(_ row: SQLiteRow) throws -> BrokerSessionRecord {
+        BrokerSessionRecord(
+            digest: try digest(row, "digest"), upstreamID: try row.text("upstream_id"),
+            clientID: try row.text("client_id"), redirectURI: try row.text("redirect_uri"),
+            codeChallenge: try row.text("code_challenge"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"), userID: try row.optionalText("user_id"),
+            completedAt: try row.optionalDate("completed_at"), redeemedAt: try row.optionalDate("redeemed_at"))
+    }
+
+    private static func digest(_ row: SQLiteRow, _ column: String) throws -> TokenDigest {
+        guard let digest = TokenDigest(hex: try row.text(column)) else { throw SQLiteColumnError(column: column) }
+        return digest
+    }
+}
