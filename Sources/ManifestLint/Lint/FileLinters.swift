@@ -36,7 +36,7 @@ enum FileLinter {
     static func entitlements(_ bytes: [UInt8], context: LintContext, limits: XMLParseLimits) -> [Diagnosis] {
         let document: XMLDocument
         do {
-            document = try XMLReader(limits: limits).read(bytes, schema: ManifestSchemas.propertyList)
+            document = try XMLReader(limits: limits).read(bytes, validation: ManifestSchemas.propertyListValidation)
         } catch {
             return [XMLParseFailed().diagnosis(error)]
         }
@@ -51,7 +51,7 @@ enum FileLinter {
     {
         let document: XMLDocument
         do {
-            document = try XMLReader(limits: limits).read(bytes, schema: ManifestSchemas.androidManifest)
+            document = try XMLReader(limits: limits).read(bytes, validation: ManifestSchemas.androidManifestValidation)
         } catch {
             return ([XMLParseFailed().diagnosis(error)], nil)
         }
@@ -64,7 +64,7 @@ enum FileLinter {
     static func infoPlist(_ bytes: [UInt8], context: LintContext, limits: XMLParseLimits) -> [Diagnosis] {
         let document: XMLDocument
         do {
-            document = try XMLReader(limits: limits).read(bytes, schema: ManifestSchemas.propertyList)
+            document = try XMLReader(limits: limits).read(bytes, validation: ManifestSchemas.propertyListValidation)
         } catch {
             return [XMLParseFailed().diagnosis(error)]
         }

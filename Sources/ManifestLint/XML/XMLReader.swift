@@ -27,6 +27,11 @@ public struct XMLReader: Sendable {
 
     /// Parses `bytes`, then validates against `schema` when one is given.
     public func read(_ bytes: [UInt8], schema: RelaxNGSchema? = nil) throws(XMLReadError) -> XMLDocument {
+        try read(bytes, validation: schema.map { compiled in SchemaValidation(relaxNG: { compiled }) })
+    }
+
+    /// Parses `bytes`, then validates them as `validation` says when it is given.
+    func read(_ bytes: [UInt8], validation: SchemaValidation?) throws(XMLReadError) -> XMLDocument {
         guard bytes.count <= limits.maxBytes else {
             throw XMLReadError(
                 reason: .tooLarge(limit: limits.maxBytes, actual: bytes.count),
@@ -41,13 +46,13 @@ public struct XMLReader: Sendable {
         }
         let capture = LibXML2ErrorCapture()
         let result: Result<XMLDocument, XMLReadError> = capture.run {
-            bytes.withUnsafeBufferPointer { buffer in parse(buffer, schema: schema, capture: capture) }
+            bytes.withUnsafeBufferPointer { buffer in parse(buffer, validation: validation, capture: capture) }
         }
         return try result.get()
     }
 
     private func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>, schema: RelaxNGSchema?, capture: LibXML2ErrorCapture
+        _ buffer: UnsafeBufferPointer<UInt8>, validation: SchemaValidation?, capture: LibXML2ErrorCapture
     ) -> Result<XMLDocument, XMLReadError> {
         guard let context = xmlNewParserCtxt() else {
             return .failure(XMLReadError(reason: .notWellFormed(libxml2Code: 2), message: "out of memory", position: .startOfFile))
@@ -63,7 +68,13 @@ public struct XMLReader: Sendable {
             return .failure(Self.firstParseError(capture))
         }
 
-        let validationErrors = schema.map { $0.validate(document, capture: capture) } ?? []
+        var schema: RelaxNGSchema?
+        var validationErrors = [LibXML2Error]()
+        if let validation, !validation.acceptedWithoutRelaxNG(rootNode) {
+            let compiled = validation.relaxNG()
+            schema = compiled
+            validationErrors = compiled.validate(document, capture: capture)
+        }
         let reported = Self.primarySchemaError(validationErrors)
         var builder = TreeBuilder(
             sourceMap: XMLSourceMap(bytes: buffer), maxDepth: limits.maxDepth, interestingNode: reported?.node)
