@@ -56,8 +56,10 @@ enum FileLinter {
             return ([XMLParseFailed().diagnosis(error)], nil)
         }
         let manifest = AndroidManifest(root: context.buildValues.resolvingAndroid(document.root))
+        var ruleContext = context
+        ruleContext.signInReceivers = SignInReceivers(manifest: manifest, context: context)
         let diagnoses = documentDiagnoses(document, schemaRule: AndroidManifestSchemaViolation().diagnosis)
-            + RuleCatalog.android.flatMap { $0.check(manifest, context: context) }
+            + RuleCatalog.android.flatMap { $0.check(manifest, context: ruleContext) }
         return (ToolsIgnore.filter(diagnoses, root: document.root), manifest)
     }
 
