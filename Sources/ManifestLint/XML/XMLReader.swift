@@ -178,7 +178,7 @@ public struct XMLReader: Sendable {
 /// Names and namespaces come from libxml2's dictionary, one pointer per distinct name: each is made a Swift string
 /// once and shared after that, instead of a new string per element and attribute (the android namespace URI is 42
 /// bytes, a heap allocation each time): with the source map's changes, building the tree of the 5,000-line benchmark
-/// manifest went from about 40 M instructions to about 21 M (scripts/bench/lint.sh, callgrind).
+/// manifest went from 38 to 58 M instructions (first measurement) to about 19 M (scripts/bench/lint.sh, callgrind).
 private struct TreeBuilder {
     let sourceMap: XMLSourceMap
     let maxDepth: Int
