@@ -25,7 +25,7 @@ public struct LintArguments: ParsableArguments {
 
     public init() {}
 
-    public enum Format: String, ExpressibleByArgument, CaseIterable {
+    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
         case text, json, sarif
     }
 
@@ -135,64 +135,31 @@ public struct LintArguments: ParsableArguments {
 
     /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0.
     public func run(toolVersion: String) async throws {
-        var options = LintOptions(targetSdk: targetSdk, redirectURIs: redirectURIs)
-        options.assetLinks = assetLinks
-        options.appSiteAssociations = appSiteAssociations
-        options.signingCertificates = signingCertificates
-        options.appID = appId
-        do {
-            options.buildValues = BuildValues(
-                placeholders: try Self.assignments(placeholders, option: "--placeholder"),
-                strings: try resources.map { path throws(LintUsageError) in try StringResources.read(path: path) } ?? [:],
-                buildSettings: try Self.assignments(buildSettings, option: "--build-setting"))
-            let configPath = config ?? (FileManager.default.fileExists(atPath: LintConfig.fileName) ? LintConfig.fileName : nil)
-            options.config = try configPath.map { path throws(LintUsageError) in try LintConfig.load(path: path) }
-            options.baseline = try baseline.map { path throws(LintUsageError) in (try Baseline.load(path: path), path) }
-        } catch {
-            LintExit.printError("signin-bridge lint: \(error)")
-            throw ExitCode(LintExit.usage)
-        }
-        if !fetchOrigins.isEmpty {
-            let origins = try fetchOrigins.map { argument throws(LintUsageError) in try WellKnownFetcher.origin(argument) }
-            options.fetched = try await WellKnownFetcher(additionalRootsFile: caCertificate).fetch(origins: origins)
-        }
-        if let urlSchemesFile { options.urlSchemes = .file(urlSchemesFile) }
-        if let challenge { options.urlSchemes = .challenge(challenge) }
-        let showProgress = isatty(STDOUT_FILENO) != 0
-        let report: LintReport
-        do {
-            report = try Linter(options: options).lint(paths: paths.isEmpty && fetchOrigins.isEmpty ? ["."] : paths) { done, total in
-                guard showProgress, total >= Self.progressThreshold else { return }
-                FileHandle.standardError.write(Data("\rchecked \(done)/\(total) files\(done == total ? "\n" : "")".utf8))
-            }
-        } catch {
-            LintExit.printError("signin-bridge lint: \(error)")
-            throw ExitCode(LintExit.usage)
-        }
-        let rendered =
-            switch format {
-            case .text: TextReport.render(report)
-            case .json: JSONReport.render(report)
-            case .sarif: SARIFReport.render(report, toolVersion: toolVersion)
-            }
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(rendered.utf8)) else {
-                LintExit.printError("signin-bridge lint: cannot write \(output)")
-                throw ExitCode(LintExit.usage)
-            }
-        } else {
-            FileHandle.standardOutput.write(Data(rendered.utf8))
-        }
-        if let writeBaseline {
-            do {
-                try Baseline(findings: report.findings, path: writeBaseline).write(to: writeBaseline)
-            } catch {
-                LintExit.printError("signin-bridge lint: \(error)")
-                throw ExitCode(LintExit.usage)
-            }
-            return
-        }
-        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+        try await invocation.run(toolVersion: toolVersion)
+    }
+
+    /// The parsed options as plain values.
+    public var invocation: LintInvocation {
+        var invocation = LintInvocation(paths: paths)
+        invocation.urlSchemesFile = urlSchemesFile
+        invocation.challenge = challenge
+        invocation.targetSdk = targetSdk
+        invocation.placeholders = placeholders
+        invocation.resources = resources
+        invocation.buildSettings = buildSettings
+        invocation.redirectURIs = redirectURIs
+        invocation.assetLinks = assetLinks
+        invocation.appSiteAssociations = appSiteAssociations
+        invocation.signingCertificates = signingCertificates
+        invocation.appId = appId
+        invocation.fetchOrigins = fetchOrigins
+        invocation.caCertificate = caCertificate
+        invocation.config = config
+        invocation.baseline = baseline
+        invocation.writeBaseline = writeBaseline
+        invocation.format = format
+        invocation.output = output
+        return invocation
     }
 
     /// Below this many files a run is too short for a progress line to help.

@@ -5,21 +5,28 @@ import LintCommandLine
 /// `signin-bridge-lint`: `signin-bridge lint` without the server, so that a CI job starts it in a few milliseconds.
 @main
 struct SignInBridgeLint: AsyncParsableCommand {
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "signin-bridge-lint",
         abstract: LintArguments.abstract,
         discussion: LintArguments.discussion.replacingOccurrences(of: "signin-bridge lint", with: "signin-bridge-lint"),
-        version: "0.1.0")
+        version: version)
 
     @OptionGroup var arguments: LintArguments
 
     func run() async throws {
-        try await arguments.run(toolVersion: Self.configuration.version)
+        try await arguments.run(toolVersion: Self.version)
     }
 
     /// ArgumentParser exits 64 on usage errors; lint's documented status for them is 2, as `signin-bridge lint`'s.
     static func main() async {
         do {
+            // Only paths (how CI runs it): nothing to parse, so ArgumentParser's reflection is skipped.
+            if let invocation = LintInvocation.pathsOnly(CommandLine.arguments.dropFirst()) {
+                try await invocation.run(toolVersion: version)
+                Foundation.exit(0)
+            }
             var command = try parseAsRoot()
             if let lint = command as? Self { try await lint.run() } else { try command.run() }
             Foundation.exit(0)

@@ -36,7 +36,7 @@ enum FileLinter {
     static func entitlements(_ bytes: [UInt8], context: LintContext, limits: XMLParseLimits) -> [Diagnosis] {
         let document: XMLDocument
         do {
-            document = try XMLReader(limits: limits).read(bytes, schema: ManifestSchemas.propertyList)
+            document = try XMLReader(limits: limits).read(bytes, validation: ManifestSchemas.propertyListValidation)
         } catch {
             return [XMLParseFailed().diagnosis(error)]
         }
@@ -51,20 +51,22 @@ enum FileLinter {
     {
         let document: XMLDocument
         do {
-            document = try XMLReader(limits: limits).read(bytes, schema: ManifestSchemas.androidManifest)
+            document = try XMLReader(limits: limits).read(bytes, validation: ManifestSchemas.androidManifestValidation)
         } catch {
             return ([XMLParseFailed().diagnosis(error)], nil)
         }
         let manifest = AndroidManifest(root: context.buildValues.resolvingAndroid(document.root))
+        var ruleContext = context
+        ruleContext.signInReceivers = SignInReceivers(manifest: manifest, context: context)
         let diagnoses = documentDiagnoses(document, schemaRule: AndroidManifestSchemaViolation().diagnosis)
-            + RuleCatalog.android.flatMap { $0.check(manifest, context: context) }
+            + RuleCatalog.android.flatMap { $0.check(manifest, context: ruleContext) }
         return (ToolsIgnore.filter(diagnoses, root: document.root), manifest)
     }
 
     static func infoPlist(_ bytes: [UInt8], context: LintContext, limits: XMLParseLimits) -> [Diagnosis] {
         let document: XMLDocument
         do {
-            document = try XMLReader(limits: limits).read(bytes, schema: ManifestSchemas.propertyList)
+            document = try XMLReader(limits: limits).read(bytes, validation: ManifestSchemas.propertyListValidation)
         } catch {
             return [XMLParseFailed().diagnosis(error)]
         }

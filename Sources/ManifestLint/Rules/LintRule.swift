@@ -29,6 +29,9 @@ public struct LintContext: Sendable {
     public var signingCertificates: [String] = []
     /// `--app-id TEAMID.bundle`: the iOS app, when the entitlements do not say it.
     public var appID: String?
+    /// The sign-in receivers of the manifest being checked, found once before its rules run (FileLinter); nil
+    /// elsewhere, and `SignInReceivers.of` finds them then.
+    var signInReceivers: SignInReceivers?
 
     public init(
         urlSchemes: UrlSchemes? = nil, urlSchemesSource: String = "UrlSchemes", targetSdkOverride: Int? = nil,

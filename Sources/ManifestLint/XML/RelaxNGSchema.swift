@@ -53,3 +53,17 @@ public struct RelaxNGSchemaError: Error, Sendable, Hashable, CustomStringConvert
     public var messages: [String]
     public var description: String { "\(schema) does not compile: " + messages.joined(separator: "; ") }
 }
+
+/// How a document is validated: with a RelaxNG schema, compiled when first needed, optionally behind a check in Swift
+/// that accepts valid documents on its own (a document it does not accept goes to RelaxNG, which words the error).
+struct SchemaValidation: Sendable {
+    let relaxNG: @Sendable () -> RelaxNGSchema
+    let quickAccept: (@Sendable (xmlNodePtr) -> Bool)?
+
+    init(relaxNG: @escaping @Sendable () -> RelaxNGSchema, quickAccept: (@Sendable (xmlNodePtr) -> Bool)? = nil) {
+        self.relaxNG = relaxNG
+        self.quickAccept = quickAccept
+    }
+
+    func acceptedWithoutRelaxNG(_ root: xmlNodePtr) -> Bool { quickAccept?(root) ?? false }
+}

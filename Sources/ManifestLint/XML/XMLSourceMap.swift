@@ -4,79 +4,124 @@
 /// finding should point at the exact attribute. Once libxml2 has said the document is well-formed, this small scanner
 /// finds the same start tags in the same order, skipping comments, CDATA, processing instructions and the DOCTYPE
 /// (entities are not expanded, so their replacement text never appears in the element tree).
+///
+/// Names are kept as byte ranges of the document and compared with libxml2's names in place, rather than made into
+/// Swift strings twice (here and as the qualified name to compare with): the tree of the 5,000-line benchmark
+/// manifest is read with a few thousand fewer allocations (scripts/bench/lint.sh, callgrind).
 struct XMLSourceMap {
     struct Attribute {
-        var qualifiedName: String
+        /// The qualified name as written (`android:name`), as offsets into the document.
+        var name: Range<Int>
         var position: SourcePosition
         var valuePosition: SourcePosition
     }
 
     struct StartTag {
-        var qualifiedName: String
+        var name: Range<Int>
         var position: SourcePosition
-        var attributes: [Attribute]
+        /// This tag's attributes in `attributes` (one array for the document rather than one per tag).
+        var attributes: Range<Int>
     }
 
+    let bytes: UnsafeBufferPointer<UInt8>
     private(set) var startTags: [StartTag] = []
+    private(set) var attributes: [Attribute] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
         var scanner = Scanner(bytes: bytes)
         startTags = scanner.scanStartTags()
+        attributes = scanner.attributes
     }
 
-    /// Turns byte offsets into line and column: line starts are found once, columns counted from the line start.
+    /// Whether the name at `range` is `prefix:local`, or `local` when there is no prefix.
+    func name(_ range: Range<Int>, is local: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?) -> Bool {
+        var index = range.lowerBound
+        func consume(_ text: UnsafePointer<UInt8>) -> Bool {
+            var cursor = text
+            while cursor.pointee != 0 {
+                guard index < range.upperBound, bytes[index] == cursor.pointee else { return false }
+                index += 1
+                cursor += 1
+            }
+            return true
+        }
+        if let prefix {
+            guard consume(prefix), index < range.upperBound, bytes[index] == UInt8(ascii: ":") else { return false }
+            index += 1
+        }
+        return consume(local) && index == range.upperBound
+    }
+
+    /// Turns byte offsets into line and column. The scanner asks in document order, so lines and columns are counted
+    /// in one pass as it goes: a table of line starts plus a search and a column count per position cost 6.1 M
+    /// instructions on the 5,000-line benchmark manifest, four times the rest of the scan (scripts/bench/lint.sh,
+    /// callgrind).
     private struct LineTable {
         let bytes: UnsafeBufferPointer<UInt8>
-        /// Offset of the first byte of each line (LF, CR LF and a lone CR end a line, as XML normalises them).
-        var lineStarts: [Int] = [0]
+        /// A UTF-8 byte order mark at the start of the file is not a column.
+        let start: Int
+        /// Counted up to here: `line` and `column` are those of offset `counted`.
+        var counted: Int
+        var line = 1
+        var column = 1
+        var afterCR = false
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                if byte == UInt8(ascii: "\n") {
-                    lineStarts.append(index)
-                } else if byte == UInt8(ascii: "\r") {
-                    if index < bytes.count && bytes[index] == UInt8(ascii: "\n") { index += 1 }
-                    lineStarts.append(index)
-                }
-            }
+            start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+            counted = start
         }
 
-        /// Columns count code points: UTF-8 continuation bytes do not start a column; a UTF-8 byte order mark at
-        /// the start of the file is not a column either.
-        func position(of offset: Int) -> SourcePosition {
+        /// LF, CR LF and a lone CR end a line, as XML normalises them. Columns count code points: UTF-8
+        /// continuation bytes do not start a column.
+        mutating func position(of offset: Int) -> SourcePosition {
             let offset = min(offset, bytes.count)
-            var low = 0
-            var high = lineStarts.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+            if offset < counted {
+                guard offset > start else { return SourcePosition(line: 1, column: 1) }
+                self = LineTable(bytes: bytes)  // never expected: positions are asked for in order
             }
-            var cursor = lineStarts[low]
-            if low == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { cursor = min(3, offset) }
-            var column = 1
-            while cursor < offset {
-                if bytes[cursor] & 0xC0 != 0x80 { column += 1 }
-                cursor += 1
+            // Locals, not the stored properties, in the loop: this runs once per byte of the document.
+            var line = line
+            var column = column
+            var afterCR = afterCR
+            var index = counted
+            while index < offset {
+                let byte = bytes[index]
+                index += 1
+                if byte > UInt8(ascii: "\r") {  // neither LF nor CR
+                    if byte & 0xC0 != 0x80 { column += 1 }
+                    afterCR = false
+                } else if byte == UInt8(ascii: "\n") {
+                    if !afterCR { line += 1 }
+                    column = 1
+                    afterCR = false
+                } else if byte == UInt8(ascii: "\r") {
+                    line += 1
+                    column = 1
+                    afterCR = true
+                } else {
+                    column += 1
+                    afterCR = false
+                }
             }
-            return SourcePosition(line: low + 1, column: column)
+            (self.line, self.column, self.afterCR, counted) = (line, column, afterCR, index)
+            return SourcePosition(line: line, column: column)
         }
     }
 
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
-        let lines: LineTable
+        var lines: LineTable
         var index = 0
+        var attributes: [Attribute] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
             lines = LineTable(bytes: bytes)
         }
 
-        var position: SourcePosition { lines.position(of: index) }
+        mutating func position() -> SourcePosition { lines.position(of: index) }
         var atEnd: Bool { index >= bytes.count }
 
         func peek(_ offset: Int = 0) -> UInt8 {
@@ -111,7 +156,7 @@ struct XMLSourceMap {
             while !atEnd && Self.isSpace(bytes[index]) { index += 1 }
         }
 
-        mutating func readName() -> String {
+        mutating func readName() -> Range<Int> {
             let start = index
             while !atEnd {
                 let byte = bytes[index]
@@ -122,7 +167,7 @@ struct XMLSourceMap {
                 }
                 index += 1
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            return start..<index
         }
 
         /// Skips `<!DOCTYPE …>` including an internal subset with its quoted literals and comments.
@@ -176,9 +221,9 @@ struct XMLSourceMap {
         }
 
         mutating func scanStartTag() -> StartTag {
-            let tagPosition = position
+            let tagPosition = position()
             advance()  // <
-            var tag = StartTag(qualifiedName: readName(), position: tagPosition, attributes: [])
+            var tag = StartTag(name: readName(), position: tagPosition, attributes: attributes.count..<attributes.count)
             while !atEnd {
                 skipSpaces()
                 let byte = peek()
@@ -190,18 +235,19 @@ struct XMLSourceMap {
                     advance(by: 2)
                     break
                 }
-                let namePosition = position
+                let namePosition = position()
                 let name = readName()
                 skipSpaces()
                 if peek() == UInt8(ascii: "=") { advance() }
                 skipSpaces()
                 let quote = peek()
                 advance()
-                let valuePosition = position
+                let valuePosition = position()
                 while !atEnd && bytes[index] != quote { index += 1 }
                 if !atEnd { advance() }
                 if name.isEmpty { continue }
-                tag.attributes.append(Attribute(qualifiedName: name, position: namePosition, valuePosition: valuePosition))
+                attributes.append(Attribute(name: name, position: namePosition, valuePosition: valuePosition))
+                tag.attributes = tag.attributes.lowerBound..<attributes.count
             }
             return tag
         }

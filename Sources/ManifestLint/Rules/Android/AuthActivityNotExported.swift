@@ -12,7 +12,7 @@ public struct AuthActivityNotExported: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        let receivers = SignInReceivers(manifest: manifest, context: context)
+        let receivers = SignInReceivers.of(manifest, context: context)
         return manifest.components.compactMap { component in
             guard let reason = receivers.reason(for: component) else { return nil }
             let what = reason == .urlSchemesEntry ? "auth activity" : "sign-in receiver"

@@ -12,7 +12,7 @@ public struct DataSchemeSyntax: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        let receivers = SignInReceivers(manifest: manifest, context: context)
+        let receivers = SignInReceivers.of(manifest, context: context)
         return manifest.components.flatMap { component in
             component.intentFilters.flatMap(\.schemes).compactMap { attribute -> Diagnosis? in
                 guard let problem = Self.problem(attribute.value) else { return nil }

@@ -11,7 +11,7 @@ public struct HostWildcard: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        let receivers = SignInReceivers(manifest: manifest, context: context)
+        let receivers = SignInReceivers.of(manifest, context: context)
         return manifest.components.flatMap { component in
             component.intentFilters.flatMap { $0.dataAttributes("host") }.compactMap { host -> Diagnosis? in
                 let value = host.value

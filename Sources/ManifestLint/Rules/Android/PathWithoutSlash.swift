@@ -14,7 +14,7 @@ public struct PathWithoutSlash: AndroidManifestRule {
     static let attributes = ["path", "pathPrefix"]
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        let receivers = SignInReceivers(manifest: manifest, context: context)
+        let receivers = SignInReceivers.of(manifest, context: context)
         return manifest.components.flatMap { component in
             component.intentFilters.flatMap { filter in
                 Self.attributes.flatMap { filter.dataAttributes($0) }

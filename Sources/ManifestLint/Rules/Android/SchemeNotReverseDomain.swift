@@ -13,7 +13,7 @@ public struct SchemeNotReverseDomain: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        let receivers = SignInReceivers(manifest: manifest, context: context)
+        let receivers = SignInReceivers.of(manifest, context: context)
         return manifest.components.flatMap { component in
             component.intentFilters.filter(\.isView).flatMap(\.schemes).compactMap { scheme -> Diagnosis? in
                 let value = scheme.value

@@ -13,7 +13,7 @@ public struct ViewFilterNotBrowsable: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        let receivers = SignInReceivers(manifest: manifest, context: context)
+        let receivers = SignInReceivers.of(manifest, context: context)
         var diagnoses = [Diagnosis]()
         for component in manifest.components where component.kind == .activity || component.kind == .activityAlias {
             for filter in component.intentFilters where filter.isView {
