@@ -73,7 +73,7 @@ print(f'ratio by instructions, whole processes:        {l/x:5.2f}x;  lint work w
   if [ -n "${PROFILE_DIR:-}" ]; then   # the functions with the most instructions (self), Swift names demangled
     valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$work/signin-bridge-lint" "$work/AndroidManifest.xml" >/dev/null 2>&1
     callgrind_annotate "$work/callgrind.out" 2>/dev/null |
-      awk '/PROGRAM TOTALS/ { print; next } /file:function/ { list = 1; getline; next } list && NF { print; if (++n == 25) exit }' |
+      awk '/PROGRAM TOTALS/ { print; next } /file:function/ { list = 1; getline; next } list && NF && n++ < 25 { print }' |
       sed -E 's/ +/ /g; s/^ //' | { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; } |
       cut -c1-200 > "$PROFILE_DIR/lint.txt"
   fi

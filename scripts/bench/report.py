@@ -53,8 +53,11 @@ def ratio_row(title, ours_key, ours_unit, base_key, base_label, goal, bench, pro
     ratio = base / ours if invert else ours / base
     op, target = goal.split()
     met = ratio >= float(target) if op == ">=" else ratio <= float(target)
+    shown = f"{ratio:.2f}"
+    if (float(shown) >= float(target) if op == ">=" else float(shown) <= float(target)) != met:
+        shown = f"{ratio:.3f}"   # 0.499 is not 0.50: show the digit that decides
     rows.append((title, f"{ours_fmt.format(ours)} {ours_unit}", f"{base_label}: {base_fmt.format(base)} {ours_unit}",
-                 f"{ratio:.2f}x", f"{goal}x", "yes" if met else "**no**", command(bench), profile))
+                 f"{shown}x", f"{goal}x", "yes" if met else "**no**", command(bench), profile))
 
 
 def limit_row(title, key, unit, goal, bench, baseline="none (absolute goal)", fmt="{:,.1f}", profile=None):
