@@ -25,10 +25,7 @@ DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
 PEER_WORKERS=${PEER_WORKERS:-5}   # gunicorn's recommendation for 2 cores: 2 x cores + 1
 VENV=${VENV:-.build/bench-venv}
-VERIFIER=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk   # RFC 7636 Appendix B
-CHALLENGE=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
-BASIC="Basic $(printf 'office:office-demo-secret' | base64)"
-AUTHORIZE="/oauth2/authorize?client_id=office&redirect_uri=https%3A%2F%2Flocalhost&response_type=code&scope=wopi&state=s&code_challenge=$CHALLENGE&code_challenge_method=S256"
+source scripts/bench/lib/code-flow.bash   # VERIFIER, CHALLENGE, BASIC, AUTHORIZE, sample_config, signed_in_cookie
 work=$(mktemp -d /tmp/signin-bridge-flow-bench.XXXXXX)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -51,27 +48,12 @@ flow_run() {  # base-url cookie output
 }
 
 echo "== SignInBridge (shipped sample config, request logs on)"
-python3 - "$work" "$BRIDGE_PORT" <<'PY'
-import sys
-sys.path.insert(0, "scripts/test")
-from pathlib import Path
-from flows.bridge import write_config
-config = write_config(Path(sys.argv[1]), int(sys.argv[2]))
-config.rename(Path(sys.argv[1]) / "bridge.yaml")
-PY
+sample_config "$work" "$BRIDGE_PORT"
 [ "${REQUEST_LOGS:-true}" = true ] || sed -i 's/^  requests: true /  requests: false/' "$work/bridge.yaml"
 "$bin" serve --config "$work/bridge.yaml" --port "$BRIDGE_PORT" >"$work/bridge.log" 2>&1 &
 bridge_pid=$!; pids+=($bridge_pid)
 wait_for "http://127.0.0.1:$BRIDGE_PORT/auth/health"
-cookie=$(python3 - "$BRIDGE_PORT" "$CHALLENGE" <<'PY'
-import sys
-sys.path.insert(0, "scripts/test")
-from flows.bridge import Browser
-browser = Browser(int(sys.argv[1]))
-browser.authorize(challenge=sys.argv[2])   # signs in and consents once
-print("; ".join(f"{name}={value}" for name, value in browser.cookies.items()))
-PY
-)
+cookie=$(signed_in_cookie "$BRIDGE_PORT")
 before=$(round_trips)
 flow_run "http://127.0.0.1:$BRIDGE_PORT" "$cookie" "$work/wrk-bridge"
 after=$(round_trips)
@@ -103,15 +85,7 @@ PY
     pids+=($!)
     wait_for "http://127.0.0.1:$port/auth/health"
   done
-  pg_cookie=$(python3 - "$PG_A" "$CHALLENGE" <<'PY'
-import sys
-sys.path.insert(0, "scripts/test")
-from flows.bridge import Browser
-browser = Browser(int(sys.argv[1]))
-browser.authorize(challenge=sys.argv[2])
-print("; ".join(f"{name}={value}" for name, value in browser.cookies.items()))
-PY
-)
+  pg_cookie=$(signed_in_cookie "$PG_A")
   half=$((CONNECTIONS / 2))
   wrk -t1 -c"$half" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "http://127.0.0.1:$PG_A" -- "$pg_cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" > "$work/wrk-pg-a" &
   wrk -t1 -c"$half" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "http://127.0.0.1:$PG_B" -- "$pg_cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" > "$work/wrk-pg-b"

@@ -17,10 +17,7 @@ DURATION=${DURATION:-60}
 CONNECTIONS=${CONNECTIONS:-256}
 SOAK_SECONDS=${SOAK_SECONDS:-600}
 SAMPLE_SECONDS=${SAMPLE_SECONDS:-10}
-VERIFIER=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk   # RFC 7636 Appendix B
-CHALLENGE=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
-BASIC="Basic $(printf 'office:office-demo-secret' | base64)"
-AUTHORIZE="/oauth2/authorize?client_id=office&redirect_uri=https%3A%2F%2Flocalhost&response_type=code&scope=wopi&state=s&code_challenge=$CHALLENGE&code_challenge_method=S256"
+source scripts/bench/lib/code-flow.bash   # VERIFIER, CHALLENGE, BASIC, AUTHORIZE, sample_config, signed_in_cookie
 work=$(mktemp -d /tmp/signin-bridge-load.XXXXXX)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -32,25 +29,11 @@ if [ -z "${SIGNIN_BRIDGE:-}" ]; then
 fi
 bin=${SIGNIN_BRIDGE:-.build/release/signin-bridge}
 
-python3 - "$work" "$PORT" <<'PY'
-import sys
-sys.path.insert(0, "scripts/test")
-from pathlib import Path
-from flows.bridge import write_config
-write_config(Path(sys.argv[1]), int(sys.argv[2])).rename(Path(sys.argv[1]) / "bridge.yaml")
-PY
+sample_config "$work" "$PORT"
 "$bin" serve --config "$work/bridge.yaml" --port "$PORT" >"$work/bridge.log" 2>&1 &
 server=$!; pids+=($server)
 for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$PORT/auth/health" && break; sleep 0.05; done
-cookie=$(python3 - "$PORT" "$CHALLENGE" <<'PY'
-import sys
-sys.path.insert(0, "scripts/test")
-from flows.bridge import Browser
-browser = Browser(int(sys.argv[1]))
-browser.authorize(challenge=sys.argv[2])   # signs in and consents once
-print("; ".join(f"{name}={value}" for name, value in browser.cookies.items()))
-PY
-)
+cookie=$(signed_in_cookie "$PORT")
 token=$("$bin" token issue --config "$work/bridge.yaml" --user demo --client office)
 
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }
