@@ -105,6 +105,14 @@ struct LogLineWriterTests {
         }
     }
 
+    @Test func wholeSecondTimestampsMatchFoundationsISO8601() {
+        let formatter = ISO8601DateFormatter()
+        for seconds in [0, 1_795_555_805.999, 951_782_400.5, -86_400.25, 4_102_444_799] as [Double] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(LogTimestamp.utcSeconds(date) == formatter.string(from: date), "\(seconds)")
+        }
+    }
+
     @Test func aLineHasTheDocumentedShape() {
         let record = LogLineWriter.Record(
             seconds: 1_795_555_805, nanoseconds: 42_000_000, level: .info, message: "request",

@@ -63,7 +63,7 @@ struct BridgeRoutes: Sendable {
     }
 
     func health() async -> Response {
-        let timestamp = ISO8601DateFormatter().string(from: now())
+        let timestamp = LogTimestamp.utcSeconds(now())
         do {
             try await store.checkHealth()
             return Self.json(JSONBody.encode(HealthReport(status: "ok", timestamp: timestamp, store: "ok")), cacheable: false)

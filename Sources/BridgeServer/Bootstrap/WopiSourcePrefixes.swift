@@ -38,10 +38,11 @@ struct WopiSourcePrefixes: Sendable {
         return !decoded.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
     }
 
+    /// The host as written (an IDN as punycode), as `TokenEndpointPaths.origin` compares it: no ICU IDNA tables.
     private static func parts(_ string: String) -> (scheme: String, host: String, port: Int?, segments: [Substring])? {
         guard string.utf8.count <= 2048, let components = URLComponents(string: string),
             let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
-            let host = components.host?.lowercased(), !host.isEmpty, components.user == nil
+            let host = components.encodedHost?.lowercased(), !host.isEmpty, components.user == nil
         else { return nil }
         let defaultPort = scheme == "https" ? 443 : 80
         let port = components.port == defaultPort ? nil : components.port

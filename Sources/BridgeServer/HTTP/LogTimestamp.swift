@@ -59,3 +59,14 @@ struct LogTimestamp {
         return bytes
     }
 }
+
+import struct Foundation.Date
+
+extension LogTimestamp {
+    /// `YYYY-MM-DDTHH:MM:SSZ` (RFC 3339 §5.6, UTC, whole seconds) for timestamps in answers and files. Foundation's
+    /// `ISO8601DateFormatter` would load ICU's calendar and time-zone data for this fixed format: about 4.8 MiB more
+    /// resident memory on Linux, measured in a process that formats one date with it.
+    static func utcSeconds(_ date: Date) -> String {
+        String(decoding: dateAndTime(Int(date.timeIntervalSince1970.rounded(.down))) + [UInt8(ascii: "Z")], as: UTF8.self)
+    }
+}

@@ -26,7 +26,7 @@ public enum SigningKeyFile {
             let key = try SigningKeySet.Key(signingKey: P256.Signing.PrivateKey())
             let contents = Contents(keys: [
                 .init(
-                    kid: key.kid, alg: "ES256", createdAt: ISO8601DateFormatter().string(from: Date()),
+                    kid: key.kid, alg: "ES256", createdAt: LogTimestamp.utcSeconds(Date()),
                     privateKeyPEM: key.privateKey.pemRepresentation)
             ])
             let encoder = JSONEncoder()

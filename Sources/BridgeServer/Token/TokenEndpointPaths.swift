@@ -31,10 +31,11 @@ struct TokenEndpointPaths: Equatable {
         self.foreignURLs = foreign
     }
 
-    /// scheme://host:port, lower-cased, default ports filled in.
+    /// scheme://host:port, lower-cased, default ports filled in. The host as written (punycode for an IDN): Foundation's
+    /// `URLComponents.host` would load ICU's IDNA tables (1.2 MiB resident) to decode it, and both sides compare alike.
     static func origin(of url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-            let host = components.host?.lowercased()
+            let host = components.encodedHost?.lowercased()
         else { return nil }
         let port = components.port ?? (scheme == "https" ? 443 : 80)
         return "\(scheme)://\(host):\(port)"
