@@ -38,8 +38,8 @@ struct WriteBatcherTests {
         }
         let batches = recorder.batches.withLockedValue { $0 }
         #expect(batches.first == [1])
-        // 39 items queued behind the first batch: at most 16 per batch, so exactly 3 more batches.
-        #expect(batches.dropFirst().map(\.count).sorted() == [7, 16, 16])
+        // 39 items queued behind the first batch: at most 16 per batch and a power of two each, so 16, 16, 4, 2, 1.
+        #expect(batches.dropFirst().map(\.count) == [16, 16, 4, 2, 1])
         #expect(Set(batches.flatMap { $0 }) == Set(1...40))
         for item in 1...40 {
             let batchOf13 = batches.first { $0.contains(13) } ?? []
@@ -50,6 +50,18 @@ struct WriteBatcherTests {
             default: Issue.record("item \(item) got no answer")
             }
         }
+    }
+}
+
+extension WriteBatcherTests {
+    @Test func batchSizesArePowersOfTwoUpToTheLimit() {
+        #expect(WriteBatcher<Int, Int>.batchSize(queued: 0, maxBatch: 128) == 0)
+        #expect((1...300).map { WriteBatcher<Int, Int>.batchSize(queued: $0, maxBatch: 128) } == (1...300).map { queued in
+            var size = 1
+            while size * 2 <= min(queued, 128) { size *= 2 }
+            return size
+        })
+        #expect(WriteBatcher<Int, Int>.batchSize(queued: 100, maxBatch: 48) == 32)
     }
 }
 
