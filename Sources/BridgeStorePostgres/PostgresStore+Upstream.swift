@@ -61,29 +61,20 @@ extension PostgresStore {
         defer { noteChange() }
         let nowMS = Milliseconds.from(now)
         return try await inTransaction(Subject("upstream identity \(identity.upstreamID)")) { tx, logger in
-            var how = UpstreamSignIn.How.linked
-            var found = try await tx.query(
+            let linked = try await tx.query(
                 """
                 SELECT u.* FROM linked_identities l JOIN users u ON u.id = l.user_id
                 WHERE l.upstream_id = \(identity.upstreamID) AND l.subject = \(identity.subject)
                 """, logger: logger
             ).collect().first.map { try Self.user($0.makeRandomAccess()) }
-            if found == nil, let email = identity.verifiedEmail {
-                let matches = try await tx.query(
+            var emailMatches: [UserRecord] = []
+            if linked == nil, let email = identity.verifiedEmail {
+                emailMatches = try await tx.query(
                     "SELECT * FROM users WHERE lower(email) = lower(\(email)) LIMIT 2", logger: logger
-                ).collect()
-                // Two local users with one email: linking either would be a guess, so neither is.
-                if matches.count == 1 {
-                    found = try Self.user(matches[0].makeRandomAccess())
-                    how = .linkedByEmail
-                }
+                ).collect().map { try Self.user($0.makeRandomAccess()) }
             }
-            let user: UserRecord
-            if let found {
-                user = found
-            } else {
-                user = identity.newUser
-                how = .created
+            let (user, how) = UpstreamSignIn.account(linked: linked, emailMatches: emailMatches, newUser: identity.newUser)
+            if how == .created {
                 try await tx.query(
                     """
                     INSERT INTO users (id, sign_in_name, friendly_name, password_hash, email, phone_number)

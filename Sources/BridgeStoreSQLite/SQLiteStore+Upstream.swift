@@ -54,28 +54,19 @@ extension SQLiteStore {
     {
         defer { noteChange() }
         return try await transaction("upstream identity \(identity.upstreamID)") { tx in
-            var how = UpstreamSignIn.How.linked
-            var found = try tx.query(
+            let linked = try tx.query(
                 """
                 SELECT u.* FROM linked_identities l JOIN users u ON u.id = l.user_id
                 WHERE l.upstream_id = ? AND l.subject = ?
                 """, [.text(identity.upstreamID), .text(identity.subject)]
             ).first.map { try Self.userWithClaims($0) }
-            if found == nil, let email = identity.verifiedEmail {
-                let matches = try tx.query(
-                    "SELECT * FROM users WHERE lower(email) = lower(?) LIMIT 2", [.text(email)])
-                // Two local users with one email: linking either would be a guess, so neither is.
-                if matches.count == 1 {
-                    found = try Self.userWithClaims(matches[0])
-                    how = .linkedByEmail
-                }
+            var emailMatches: [UserRecord] = []
+            if linked == nil, let email = identity.verifiedEmail {
+                emailMatches = try tx.query("SELECT * FROM users WHERE lower(email) = lower(?) LIMIT 2", [.text(email)])
+                    .map { try Self.userWithClaims($0) }
             }
-            let user: UserRecord
-            if let found {
-                user = found
-            } else {
-                user = identity.newUser
-                how = .created
+            let (user, how) = UpstreamSignIn.account(linked: linked, emailMatches: emailMatches, newUser: identity.newUser)
+            if how == .created {
                 try tx.query(
                     """
                     INSERT INTO users (id, sign_in_name, friendly_name, password_hash, email, phone_number)

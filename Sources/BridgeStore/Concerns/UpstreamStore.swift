@@ -116,6 +116,16 @@ public struct UpstreamSignIn: Sendable, Hashable {
         self.how = how
         self.ended = ended
     }
+
+    /// Which local account an upstream identity signs in to, given what the store found: the user already linked to
+    /// it; else the one local user whose email the provider verified (`emailMatches`: up to two users with that email,
+    /// empty when linking by email is off or the email is unverified); else a new user. Two local users with one
+    /// email get neither: linking either would be a guess (OpenID Connect Core §5.7: only `iss` + `sub` identify).
+    public static func account(linked: UserRecord?, emailMatches: [UserRecord], newUser: UserRecord) -> (UserRecord, How) {
+        if let linked { return (linked, .linked) }
+        if emailMatches.count == 1 { return (emailMatches[0], .linkedByEmail) }
+        return (newUser, .created)
+    }
 }
 
 /// A link between an upstream identity and a local user.
