@@ -18,17 +18,7 @@ from flows.bridge import Browser, Server, free_port, pkce_pair, request, token_r
 BACKEND = ("files-backend", "backend-demo-secret")
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token"
-passed, failed = 0, 0
-
-
-def check(condition, message):
-    global passed, failed
-    if condition:
-        passed += 1
-        print(f"ok   {message}")
-    else:
-        failed += 1
-        print(f"FAIL {message}")
+from flows.tally import check, tally  # noqa: E402
 
 
 def post_form(port, path, form, headers=None):
@@ -49,8 +39,7 @@ def main():
             run(port)
         finally:
             server.stop()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.summary()
 
 
 def run(port):

@@ -25,17 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from flows.bridge import (Browser, Server, basic, bootstrap, free_port, redeem, refresh, request,  # noqa: E402
                           write_config)
 
-passed, failed = 0, 0
-
-
-def check(condition, message):
-    global passed, failed
-    if condition:
-        passed += 1
-        print(f"ok   {message}")
-    else:
-        failed += 1
-        print(f"FAIL {message}")
+from flows.tally import check, tally  # noqa: E402
 
 
 def fresh_database(url):
@@ -68,8 +58,8 @@ def main():
     if not base:
         print("SIGNIN_BRIDGE_TEST_POSTGRES_URL is not set: start a cluster with "
               "`eval \"$(bash scripts/test/postgres.sh start)\"` (make test does it)", file=sys.stderr)
-        print("0 passed, 1 failed")
-        return 1
+        tally.check(False, "a PostgreSQL cluster to test against")
+        return tally.summary()
     url = fresh_database(base)
     directory = Path(tempfile.mkdtemp(prefix="signin-bridge-multi-"))
     port_a, port_b = free_port(), free_port()
@@ -127,8 +117,7 @@ def main():
     finally:
         for server in servers:
             server.stop()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from flows.bridge import Browser, Server, basic, bootstrap, free_port, redeem, refresh, request, write_config  # noqa: E402
-from multi_instance import check, fresh_database  # noqa: E402
-import multi_instance  # noqa: E402
+from flows.tally import check, tally  # noqa: E402
+from multi_instance import fresh_database  # noqa: E402
 
 
 def pg_ctl(action, directory, port):
@@ -99,8 +99,7 @@ def main():
         check(slowest[0] < 10, f"no request under load hung (slowest {slowest[0]:.1f} s)")
     finally:
         server.stop()
-    print(f"{multi_instance.passed} passed, {multi_instance.failed} failed")
-    return 1 if multi_instance.failed else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -31,17 +31,7 @@ from flows.bridge import (  # noqa: E402
 UPSTREAM_SECRET = "bridge-upstream-secret"
 APP_REDIRECT = "com.example.broker:/auth"
 APP_CALLBACK = "com.example.broker:/upstream-return"
-passed, failed = 0, 0
-
-
-def check(condition, message, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-        print(f"ok   {message}")
-    else:
-        failed += 1
-        print(f"FAIL {message} {str(detail)[:300]}")
+from flows.tally import check, tally  # noqa: E402
 
 
 def sha256_hash(secret):
@@ -191,12 +181,11 @@ def main():
             server_b.stop()
             server_a.stop()
         log_checks((Path(work) / "b.log").read_text(errors="replace"))
-        if failed:
+        if tally.failed:
             for name in ("a.log", "b.log"):
                 print(f"--- {name} (last lines)")
                 print("\n".join((Path(work) / name).read_text(errors="replace").splitlines()[-25:]))
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.summary()
 
 
 def log_checks(log):
