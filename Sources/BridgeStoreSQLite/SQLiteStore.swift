@@ -46,9 +46,9 @@ public final class SQLiteStore: Store {
     static let readerCount = 2
 
     /// Page cache per connection (sqlite.org/pragma.html#pragma_cache_size; SQLite's default is 2,000 KiB each, which
-    /// four connections fill as the file grows: most of the server's heap growth in a 10-minute soak). The writer
-    /// keeps the default; a reader's lookups are by random digest, so a bigger cache mostly holds pages read once,
-    /// and a miss is a read from the OS page cache.
+    /// the four connections fill as the file grows, so the heap creeps up for as long as the database does). The
+    /// writer keeps the default; a reader's lookups are by random digest, so a bigger cache mostly holds pages read
+    /// once, and a miss is a read from the OS page cache.
     static let readerCacheKiB = 1024
     static let checkpointerCacheKiB = 128
 
