@@ -102,6 +102,21 @@ import Testing
         }
     }
 
+    /// Found by fuzzing (office-back-url): characters a URL must escape, sent raw, are accepted, and the encoded
+    /// form escapes each (a U+FFFD replacing an invalid byte becomes nine bytes), so re-encoding can cross the limit
+    /// that the original was under. The re-encoded URL then gets the typed size error, and decodes to the same value
+    /// under a limit that fits it.
+    @Test func aRawURLCanGrowPastTheLimitWhenEncodedAndStillRoundTrips() throws {
+        let raw = "ms-excel-tp:error=server_error&state=" + String(repeating: "\u{FFFD}", count: 1000) + "&action=42"
+        let url = try OfficeBackURL(url: raw)
+        let encoded = url.url
+        #expect(raw.utf8.count < InputLimit.default.maxBytes && encoded.utf8.count > InputLimit.default.maxBytes)
+        #expect(throws: OfficeURLError.tooLarge(InputTooLarge(what: "Back URL", limit: 8192, actual: encoded.utf8.count))) {
+            try OfficeBackURL(url: encoded)
+        }
+        #expect(try OfficeBackURL(url: encoded, limit: InputLimit(maxBytes: encoded.utf8.count)) == url)
+    }
+
     @Test func refusesInputOverTheLimit() {
         #expect(throws: OfficeURLError.tooLarge(InputTooLarge(what: "Back URL", limit: 16, actual: 26))) {
             try OfficeBackURL(url: "ms-word-tp:code=a&action=b", limit: InputLimit(maxBytes: 16))
