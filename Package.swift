@@ -129,13 +129,20 @@ let package = Package(
             exclude: ["Schemas/README.md"],
             resources: [.embedInCode("Schemas/android-manifest.rng"), .embedInCode("Schemas/plist.rng")]
         ),
-        // The lint command's options and run, shared by `signin-bridge lint` and `signin-bridge-lint`.
+        // The lint command's options and run, shared by `signin-bridge lint` and `signin-bridge-lint`. No network
+        // client: `--fetch` is handed one by `signin-bridge` (LintFetch), so that `signin-bridge-lint` links none.
         .target(
             name: "LintCommandLine",
+            dependencies: ["ManifestLint", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `lint --fetch`'s HTTPS client, linked only into `signin-bridge`.
+        .target(
+            name: "LintFetch",
             dependencies: [
+                "LintCommandLine",
                 "ManifestLint",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
@@ -164,6 +171,7 @@ let package = Package(
                 "SignInProtocol",
                 "ManifestLint",
                 "LintCommandLine",
+                "LintFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -248,6 +256,10 @@ let package = Package(
             name: "LintCommandLineTests",
             dependencies: [
                 "LintCommandLine",
+                "LintFetch",
+                // Built for FetchCommandTests, which runs both executables.
+                "SignInBridgeCLI",
+                "SignInBridgeLint",
                 "ManifestLint",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -38,13 +38,19 @@ public struct LintInvocation: Sendable {
         return LintInvocation(paths: Array(arguments))
     }
 
-    /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0.
-    public func run(toolVersion: String) async throws {
+    /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0. Without `fetch`,
+    /// `--fetch` is a usage error that names the command which has it.
+    public func run(toolVersion: String, fetch: WellKnownFetch? = nil) async throws {
+        if !fetchOrigins.isEmpty && fetch == nil {
+            LintExit.printError(Self.fetchUnavailable)
+            throw ExitCode(LintExit.usage)
+        }
         var options = LintOptions(targetSdk: targetSdk, redirectURIs: redirectURIs)
         options.assetLinks = assetLinks
         options.appSiteAssociations = appSiteAssociations
         options.signingCertificates = signingCertificates
         options.appID = appId
+        let origins: [WellKnownOrigin]
         do {
             options.buildValues = BuildValues(
                 placeholders: try LintArguments.assignments(placeholders, option: "--placeholder"),
@@ -53,14 +59,12 @@ public struct LintInvocation: Sendable {
             let configPath = config ?? (FileManager.default.fileExists(atPath: LintConfig.fileName) ? LintConfig.fileName : nil)
             options.config = try configPath.map { path throws(LintUsageError) in try LintConfig.load(path: path) }
             options.baseline = try baseline.map { path throws(LintUsageError) in (try Baseline.load(path: path), path) }
+            origins = try fetchOrigins.map { argument throws(LintUsageError) in try WellKnownOrigin(argument) }
         } catch {
             LintExit.printError("signin-bridge lint: \(error)")
             throw ExitCode(LintExit.usage)
         }
-        if !fetchOrigins.isEmpty {
-            let origins = try fetchOrigins.map { argument throws(LintUsageError) in try WellKnownFetcher.origin(argument) }
-            options.fetched = try await WellKnownFetcher(additionalRootsFile: caCertificate).fetch(origins: origins)
-        }
+        if let fetch, !origins.isEmpty { options.fetched = try await fetch(origins, caCertificate) }
         if let urlSchemesFile { options.urlSchemes = .file(urlSchemesFile) }
         if let challenge { options.urlSchemes = .challenge(challenge) }
         let showProgress = isatty(STDOUT_FILENO) != 0
@@ -99,4 +103,10 @@ public struct LintInvocation: Sendable {
         }
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }
+
+    /// `--fetch` without an HTTPS client, that is in `signin-bridge-lint`.
+    public static let fetchUnavailable = """
+        signin-bridge-lint: --fetch is not in this executable (it leaves out the HTTPS client to start faster); \
+        run `signin-bridge lint --fetch …` instead
+        """
 }
