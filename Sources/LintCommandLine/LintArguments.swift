@@ -132,9 +132,13 @@ public struct LintArguments: ParsableArguments {
         return values
     }
 
-    /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0. Without `fetch`,
-    /// `--fetch` is a usage error that names the command which has it.
-    public func run(toolVersion: String, fetch: WellKnownFetch? = nil) async throws {
+    /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0 (`LintInvocation.run`).
+    public func run(toolVersion: String) throws {
+        try invocation.run(toolVersion: toolVersion)
+    }
+
+    /// The same, with `--fetch` fetched by `fetch`.
+    public func run(toolVersion: String, fetch: WellKnownFetch) async throws {
         try await invocation.run(toolVersion: toolVersion, fetch: fetch)
     }
 

@@ -38,13 +38,27 @@ public struct LintInvocation: Sendable {
         return LintInvocation(paths: Array(arguments))
     }
 
-    /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0. Without `fetch`,
-    /// `--fetch` is a usage error that names the command which has it.
-    public func run(toolVersion: String, fetch: WellKnownFetch? = nil) async throws {
-        if !fetchOrigins.isEmpty && fetch == nil {
+    /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0: `signin-bridge-lint`'s
+    /// run. Synchronous, so that the standalone starts no concurrency threads (four, each with its own malloc arena:
+    /// 42 more page faults and ~1 ms at start-up, docs/lint-performance.md). `--fetch` is a usage error here that
+    /// names the command which has it.
+    public func run(toolVersion: String) throws {
+        if !fetchOrigins.isEmpty {
             LintExit.printError(Self.fetchUnavailable)
             throw ExitCode(LintExit.usage)
         }
+        try report(try options().options, toolVersion: toolVersion)
+    }
+
+    /// The same run after fetching what `--fetch` names with `fetch`: `signin-bridge lint`'s.
+    public func run(toolVersion: String, fetch: WellKnownFetch) async throws {
+        var (options, origins) = try options()
+        if !origins.isEmpty { options.fetched = try await fetch(origins, caCertificate) }
+        try report(options, toolVersion: toolVersion)
+    }
+
+    /// The linter's options and the `--fetch` origins; a usage error is printed and thrown as exit status 2.
+    func options() throws -> (options: LintOptions, origins: [WellKnownOrigin]) {
         var options = LintOptions(targetSdk: targetSdk, redirectURIs: redirectURIs)
         options.assetLinks = assetLinks
         options.appSiteAssociations = appSiteAssociations
@@ -64,7 +78,12 @@ public struct LintInvocation: Sendable {
             LintExit.printError("signin-bridge lint: \(error)")
             throw ExitCode(LintExit.usage)
         }
-        if let fetch, !origins.isEmpty { options.fetched = try await fetch(origins, caCertificate) }
+        return (options, origins)
+    }
+
+    /// Lints with `options`, then prints or writes the report.
+    func report(_ options: LintOptions, toolVersion: String) throws {
+        var options = options
         if let urlSchemesFile { options.urlSchemes = .file(urlSchemesFile) }
         if let challenge { options.urlSchemes = .challenge(challenge) }
         let showProgress = isatty(STDOUT_FILENO) != 0
