@@ -148,7 +148,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "SignInBridgeLint",
-            dependencies: ["LintCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["LintCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // Not position-independent: addresses are fixed at link time, so the loader applies none of the ~87,000
+            // relative relocations a PIE of this size has (about 220 page faults, a fifth of the start-up's CPU time;
+            // docs/lint-performance.md). The price is no ASLR for this executable's own image; it reads only local
+            // files (`--fetch` is in `signin-bridge`, which stays PIE).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
         ),
         .target(
             name: "Conformance",
