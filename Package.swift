@@ -129,19 +129,34 @@ let package = Package(
             exclude: ["Schemas/README.md"],
             resources: [.embedInCode("Schemas/android-manifest.rng"), .embedInCode("Schemas/plist.rng")]
         ),
-        // The lint command's options and run, shared by `signin-bridge lint` and `signin-bridge-lint`.
+        // The lint command's options and run, shared by `signin-bridge lint` and `signin-bridge-lint`. No network
+        // client: `--fetch` is handed one by `signin-bridge` (LintFetch), so that `signin-bridge-lint` links none.
         .target(
             name: "LintCommandLine",
+            dependencies: ["ManifestLint", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `lint --fetch`'s HTTPS client, linked only into `signin-bridge`.
+        .target(
+            name: "LintFetch",
             dependencies: [
+                "LintCommandLine",
                 "ManifestLint",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .executableTarget(
             name: "SignInBridgeLint",
-            dependencies: ["LintCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["LintCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // Not position-independent: addresses are fixed at link time, so the loader applies none of the ~87,000
+            // relative relocations a PIE of this size has (about 220 page faults, a fifth of the start-up's CPU time;
+            // docs/lint-performance.md). The price is no ASLR for this executable's own image; it reads only local
+            // files (`--fetch` is in `signin-bridge`, which stays PIE). Nor does it export its ~34,000 symbols to the
+            // dynamic symbol table, which every library's symbol lookup searched first (0.4 M instructions, ~0.4 ms).
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))
+            ]
         ),
         .target(
             name: "Conformance",
@@ -164,6 +179,7 @@ let package = Package(
                 "SignInProtocol",
                 "ManifestLint",
                 "LintCommandLine",
+                "LintFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -248,6 +264,10 @@ let package = Package(
             name: "LintCommandLineTests",
             dependencies: [
                 "LintCommandLine",
+                "LintFetch",
+                // Built for FetchCommandTests, which runs both executables.
+                "SignInBridgeCLI",
+                "SignInBridgeLint",
                 "ManifestLint",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

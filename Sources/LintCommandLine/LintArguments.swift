@@ -79,7 +79,9 @@ public struct LintArguments: ParsableArguments {
 
     @Option(
         name: .customLong("fetch"),
-        help: ArgumentHelp("Fetch HOST's assetlinks.json and apple-app-site-association as the platforms do, and check them (repeatable).", valueName: "https://host"))
+        help: ArgumentHelp(
+            "Fetch HOST's assetlinks.json and apple-app-site-association as the platforms do, and check them (repeatable; signin-bridge lint only, not signin-bridge-lint).",
+            valueName: "https://host"))
     var fetchOrigins: [String] = []
 
     @Option(
@@ -115,9 +117,6 @@ public struct LintArguments: ParsableArguments {
         }
         _ = try Self.assignments(placeholders, option: "--placeholder")
         _ = try Self.assignments(buildSettings, option: "--build-setting")
-        for origin in fetchOrigins {
-            do { _ = try WellKnownFetcher.origin(origin) } catch { throw ValidationError(error.message) }
-        }
         if caCertificate != nil && fetchOrigins.isEmpty { throw ValidationError("--ca-certificate is only used with --fetch") }
     }
 
@@ -133,9 +132,14 @@ public struct LintArguments: ParsableArguments {
         return values
     }
 
-    /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0.
-    public func run(toolVersion: String) async throws {
-        try await invocation.run(toolVersion: toolVersion)
+    /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0 (`LintInvocation.run`).
+    public func run(toolVersion: String) throws {
+        try invocation.run(toolVersion: toolVersion)
+    }
+
+    /// The same, with `--fetch` fetched by `fetch`.
+    public func run(toolVersion: String, fetch: WellKnownFetch) async throws {
+        try await invocation.run(toolVersion: toolVersion, fetch: fetch)
     }
 
     /// The parsed options as plain values.

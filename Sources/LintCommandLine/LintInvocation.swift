@@ -38,13 +38,33 @@ public struct LintInvocation: Sendable {
         return LintInvocation(paths: Array(arguments))
     }
 
-    /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0.
-    public func run(toolVersion: String) async throws {
+    /// Lints, prints or writes the report, and throws `ExitCode` for a status other than 0: `signin-bridge-lint`'s
+    /// run. Synchronous, so that the standalone starts no concurrency threads (four, each with its own malloc arena:
+    /// 42 more page faults and ~1 ms at start-up, docs/lint-performance.md). `--fetch` is a usage error here that
+    /// names the command which has it.
+    public func run(toolVersion: String) throws {
+        if !fetchOrigins.isEmpty {
+            LintExit.printError(Self.fetchUnavailable)
+            throw ExitCode(LintExit.usage)
+        }
+        try report(try options().options, toolVersion: toolVersion)
+    }
+
+    /// The same run after fetching what `--fetch` names with `fetch`: `signin-bridge lint`'s.
+    public func run(toolVersion: String, fetch: WellKnownFetch) async throws {
+        var (options, origins) = try options()
+        if !origins.isEmpty { options.fetched = try await fetch(origins, caCertificate) }
+        try report(options, toolVersion: toolVersion)
+    }
+
+    /// The linter's options and the `--fetch` origins; a usage error is printed and thrown as exit status 2.
+    func options() throws -> (options: LintOptions, origins: [WellKnownOrigin]) {
         var options = LintOptions(targetSdk: targetSdk, redirectURIs: redirectURIs)
         options.assetLinks = assetLinks
         options.appSiteAssociations = appSiteAssociations
         options.signingCertificates = signingCertificates
         options.appID = appId
+        let origins: [WellKnownOrigin]
         do {
             options.buildValues = BuildValues(
                 placeholders: try LintArguments.assignments(placeholders, option: "--placeholder"),
@@ -53,14 +73,17 @@ public struct LintInvocation: Sendable {
             let configPath = config ?? (FileManager.default.fileExists(atPath: LintConfig.fileName) ? LintConfig.fileName : nil)
             options.config = try configPath.map { path throws(LintUsageError) in try LintConfig.load(path: path) }
             options.baseline = try baseline.map { path throws(LintUsageError) in (try Baseline.load(path: path), path) }
+            origins = try fetchOrigins.map { argument throws(LintUsageError) in try WellKnownOrigin(argument) }
         } catch {
             LintExit.printError("signin-bridge lint: \(error)")
             throw ExitCode(LintExit.usage)
         }
-        if !fetchOrigins.isEmpty {
-            let origins = try fetchOrigins.map { argument throws(LintUsageError) in try WellKnownFetcher.origin(argument) }
-            options.fetched = try await WellKnownFetcher(additionalRootsFile: caCertificate).fetch(origins: origins)
-        }
+        return (options, origins)
+    }
+
+    /// Lints with `options`, then prints or writes the report.
+    func report(_ options: LintOptions, toolVersion: String) throws {
+        var options = options
         if let urlSchemesFile { options.urlSchemes = .file(urlSchemesFile) }
         if let challenge { options.urlSchemes = .challenge(challenge) }
         let showProgress = isatty(STDOUT_FILENO) != 0
@@ -99,4 +122,10 @@ public struct LintInvocation: Sendable {
         }
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }
+
+    /// `--fetch` without an HTTPS client, that is in `signin-bridge-lint`.
+    public static let fetchUnavailable = """
+        signin-bridge-lint: --fetch is not in this executable (it leaves out the HTTPS client to start faster); \
+        run `signin-bridge lint --fetch …` instead
+        """
 }

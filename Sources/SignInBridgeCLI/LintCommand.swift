@@ -1,5 +1,6 @@
 import ArgumentParser
 import LintCommandLine
+import LintFetch
 
 /// `signin-bridge lint`: checks a partner app's AndroidManifest.xml, Info.plist and url_schemes.json against what
 /// the host's bootstrap advertises, for CI. The same command ships alone as `signin-bridge-lint`.
@@ -10,6 +11,6 @@ struct LintCommand: AsyncParsableCommand {
     @OptionGroup var arguments: LintArguments
 
     func run() async throws {
-        try await arguments.run(toolVersion: SignInBridge.configuration.version)
+        try await arguments.run(toolVersion: SignInBridge.configuration.version, fetch: WellKnownFetcher.fetch)
     }
 }

@@ -4,7 +4,7 @@ import LintCommandLine
 
 /// `signin-bridge-lint`: `signin-bridge lint` without the server, so that a CI job starts it in a few milliseconds.
 @main
-struct SignInBridgeLint: AsyncParsableCommand {
+struct SignInBridgeLint: ParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -15,20 +15,20 @@ struct SignInBridgeLint: AsyncParsableCommand {
 
     @OptionGroup var arguments: LintArguments
 
-    func run() async throws {
-        try await arguments.run(toolVersion: Self.version)
+    func run() throws {
+        try arguments.run(toolVersion: Self.version)
     }
 
     /// ArgumentParser exits 64 on usage errors; lint's documented status for them is 2, as `signin-bridge lint`'s.
-    static func main() async {
+    static func main() {
         do {
             // Only paths (how CI runs it): nothing to parse, so ArgumentParser's reflection is skipped.
             if let invocation = LintInvocation.pathsOnly(CommandLine.arguments.dropFirst()) {
-                try await invocation.run(toolVersion: version)
+                try invocation.run(toolVersion: version)
                 Foundation.exit(0)
             }
             var command = try parseAsRoot()
-            if let lint = command as? Self { try await lint.run() } else { try command.run() }
+            try command.run()
             Foundation.exit(0)
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)

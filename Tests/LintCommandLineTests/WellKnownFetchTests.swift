@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LintCommandLine
+import LintFetch
 import ManifestLint
 import Testing
 
@@ -30,7 +31,7 @@ import Testing
         let caFile = trustCA ? try authority.writeCA(to: folder) : nil
         return try await host.serve(with: authority) { origin in
             let fetcher = WellKnownFetcher(additionalRootsFile: caFile, timeout: .seconds(5))
-            return (origin, try await fetcher.fetch(origins: [try WellKnownFetcher.origin(origin)]))
+            return (origin, try await fetcher.fetch(origins: [try WellKnownOrigin(origin)]))
         }
     }
 
@@ -125,11 +126,12 @@ import Testing
     }
 
     @Test func originsAreHttpsHostsOnly() throws {
-        #expect(try WellKnownFetcher.origin("files.example.com") == ("https://files.example.com", "files.example.com"))
-        #expect(try WellKnownFetcher.origin("https://Files.Example.com:8443/").host == "files.example.com")
-        #expect(try WellKnownFetcher.origin("https://Files.Example.com:8443/").origin == "https://Files.Example.com:8443")
+        let bare = try WellKnownOrigin("files.example.com")
+        #expect((bare.origin, bare.host) == ("https://files.example.com", "files.example.com"))
+        #expect(try WellKnownOrigin("https://Files.Example.com:8443/").host == "files.example.com")
+        #expect(try WellKnownOrigin("https://Files.Example.com:8443/").origin == "https://Files.Example.com:8443")
         for refused in ["http://files.example.com", "https://files.example.com/app", "https://u@files.example.com", "https://"] {
-            #expect(throws: LintUsageError.self, "\(refused)") { try WellKnownFetcher.origin(refused) }
+            #expect(throws: LintUsageError.self, "\(refused)") { try WellKnownOrigin(refused) }
         }
     }
 }

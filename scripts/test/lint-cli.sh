@@ -55,7 +55,11 @@ expect "standalone: samples/ has errors" 1 "$standalone" samples/ --format json 
 expect "standalone: correct samples are clean" 0 "$standalone" "${correct[@]}"
 expect "standalone: unknown format is a usage error" 2 "$standalone" --format xml samples/
 expect "standalone: --ca-certificate without --fetch is a usage error" 2 "$standalone" --ca-certificate x.pem samples/
-expect "standalone: --fetch wants https" 2 "$standalone" --fetch http://contoso.com
+expect "--fetch wants https" 2 "$bin" lint --fetch http://contoso.com
+# The standalone links no HTTPS client: --fetch is a usage error that names the command which has it.
+expect "standalone: --fetch is refused" 2 "$standalone" --fetch https://contoso.com
+if grep -q 'run `signin-bridge lint --fetch …` instead' "$tmp/err"; then passed=$((passed + 1)); else
+  failed=$((failed + 1)); echo "FAIL standalone: --fetch's error does not point at signin-bridge lint: $(cat "$tmp/err")"; fi
 "$bin" lint samples/ --format json --output "$tmp/full.json" 2>/dev/null
 if cmp -s "$tmp/full.json" "$tmp/standalone.json"; then passed=$((passed + 1)); else
   failed=$((failed + 1)); echo "FAIL standalone: its JSON report differs from signin-bridge lint's"; fi

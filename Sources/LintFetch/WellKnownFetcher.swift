@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LintCommandLine
 import ManifestLint
 import NIOCore
 import NIOSSL
@@ -7,7 +8,13 @@ import NIOSSL
 /// `lint --fetch`: asks each host for its assetlinks.json and apple-app-site-association the way the platforms'
 /// verifiers do (one GET over https, certificate verified, no redirect followed, body read up to the size limit)
 /// and hands what it saw to the linter. Failures become findings, not errors: an unreachable host is a result.
+/// Its own target so that only `signin-bridge` links the HTTPS client; `signin-bridge-lint` starts without it.
 public struct WellKnownFetcher: Sendable {
+    /// What `signin-bridge lint` hands `LintArguments.run(toolVersion:fetch:)`.
+    public static let fetch: WellKnownFetch = { origins, additionalRootsFile in
+        try await WellKnownFetcher(additionalRootsFile: additionalRootsFile).fetch(origins: origins)
+    }
+
     /// A PEM file of extra roots to trust besides the system's (a staging CA; the tests' own).
     public var additionalRootsFile: String?
     public var timeout: TimeAmount
@@ -17,22 +24,8 @@ public struct WellKnownFetcher: Sendable {
         self.timeout = timeout
     }
 
-    /// The origin `--fetch` names: `https://host[:port]` or a bare `host[:port]`; anything else (http, a path,
-    /// a query) is refused, since the platforms only ever look at `https://HOST/.well-known/`.
-    public static func origin(_ argument: String) throws(LintUsageError) -> (origin: String, host: String) {
-        let withScheme = argument.contains("://") ? argument : "https://\(argument)"
-        guard let components = URLComponents(string: withScheme), components.scheme?.lowercased() == "https",
-            let host = components.host, !host.isEmpty, components.user == nil, components.query == nil,
-            components.path.isEmpty || components.path == "/"
-        else {
-            throw LintUsageError("--fetch \(argument): wants https://HOST (the platforms fetch association files over https only)")
-        }
-        let port = components.port.map { ":\($0)" } ?? ""
-        return ("https://\(host)\(port)", host.lowercased())
-    }
-
     /// Both association files of every origin, in the order given.
-    public func fetch(origins: [(origin: String, host: String)]) async throws -> [WellKnownResponse] {
+    public func fetch(origins: [WellKnownOrigin]) async throws -> [WellKnownResponse] {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let additionalRootsFile { tls.additionalTrustRoots = [.file(additionalRootsFile)] }
         var configuration = HTTPClient.Configuration(
@@ -41,11 +34,11 @@ public struct WellKnownFetcher: Sendable {
         configuration.connectionPool.retryConnectionEstablishment = false
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         var responses = [WellKnownResponse]()
-        for (origin, host) in origins {
+        for origin in origins {
             for kind in [FileKind.assetLinks, .appSiteAssociation] {
-                let url = origin + WellKnownResponse.path(of: kind)
+                let url = origin.origin + WellKnownResponse.path(of: kind)
                 let outcome = await fetch(url, limit: WellKnownResponse.readLimit(of: kind), client: client)
-                responses.append(WellKnownResponse(url: url, host: host, kind: kind, outcome: outcome))
+                responses.append(WellKnownResponse(url: url, host: origin.host, kind: kind, outcome: outcome))
             }
         }
         try await client.shutdown()
