@@ -2,6 +2,9 @@ import BridgeStore
 import Foundation
 import NIOConcurrencyHelpers
 
+/// `RecentAnswers` sweeps nothing below this many entries.
+private let minimumSweep = 64
+
 /// Store answers kept for a moment, so that a token used for a burst of requests (Office calls the bootstrapper
 /// again and again) is looked up once rather than on every request. An answer is dropped as soon as the store
 /// reports a change that could make it wrong (`Store.changeCounter`: revocations and user changes made through this
@@ -14,7 +17,15 @@ final class RecentAnswers<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var changeCounter: UInt64
     }
 
-    private let entries = NIOLockedValueBox<[Key: Entry]>([:])
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        /// The size at which `keep` next drops expired entries: twice what was left the last time, so the sweep is
+        /// amortised O(1) per answer and the memory stays near the answers of the last `maxAge`, instead of growing
+        /// to `capacity` with answers nobody may use any more (tens of thousands of tokens per soak).
+        var sweepAt = minimumSweep
+    }
+
+    private let state = NIOLockedValueBox(State())
     let maxAge: TimeInterval
     let capacity: Int
 
@@ -26,10 +37,10 @@ final class RecentAnswers<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The kept answer for `key`, if it is younger than `maxAge` at `now` and no change was counted since.
     func value(for key: Key, changeCounter: UInt64, at now: Date) -> Value? {
         guard maxAge > 0 else { return nil }
-        return entries.withLockedValue { entries in
-            guard let entry = entries[key] else { return nil }
-            guard entry.changeCounter == changeCounter, now >= entry.storedAt, now < entry.storedAt + maxAge else {
-                entries[key] = nil
+        return state.withLockedValue { state in
+            guard let entry = state.entries[key] else { return nil }
+            guard entry.changeCounter == changeCounter, isFresh(entry, at: now) else {
+                state.entries[key] = nil
                 return nil
             }
             return entry.value
@@ -40,10 +51,21 @@ final class RecentAnswers<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// committed while the question was on its way makes the answer stale.
     func keep(_ value: Value, for key: Key, changeCounter: UInt64, at now: Date) {
         guard maxAge > 0 else { return }
-        entries.withLockedValue { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = Entry(value: value, storedAt: now, changeCounter: changeCounter)
+        state.withLockedValue { state in
+            if state.entries.count >= min(state.sweepAt, capacity) {
+                state.entries = state.entries.filter { isFresh($0.value, at: now) }
+                if state.entries.count >= capacity { state.entries = [:] }
+                state.sweepAt = max(minimumSweep, 2 * state.entries.count)
+            }
+            state.entries[key] = Entry(value: value, storedAt: now, changeCounter: changeCounter)
         }
+    }
+
+    /// Entries held now, fresh or not yet swept (for tests).
+    var count: Int { state.withLockedValue(\.entries.count) }
+
+    private func isFresh(_ entry: Entry, at now: Date) -> Bool {
+        now >= entry.storedAt && now < entry.storedAt + maxAge
     }
 
     /// Looks `key` up, asking `fetch` (the store) when nothing usable is kept.

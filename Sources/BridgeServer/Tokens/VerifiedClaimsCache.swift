@@ -1,12 +1,14 @@
+import BridgeStore
 import Foundation
 import NIOConcurrencyHelpers
 
 /// The signature check is the costliest step of accepting an access token (an ES256 verification per request).
 /// A token's signature and claims can never change, so the verdict is kept per exact token string; expiry and
 /// revocation are still checked on every use, by `AccessTokenVerifier`. Only tokens that passed are remembered, so
-/// a flood of forged tokens costs their own verification and never evicts a good one early.
+/// a flood of forged tokens costs their own verification and never evicts a good one early. Tokens are kept by
+/// their SHA-256 (64 bytes against a JWT's ~700): at the capacity of 10,000 that is the difference of ~6 MiB.
 final class VerifiedClaimsCache: Sendable {
-    private let entries = NIOLockedValueBox<[String: AccessTokenClaims]>([:])
+    private let entries = NIOLockedValueBox<[TokenDigest: AccessTokenClaims]>([:])
     let capacity: Int
 
     init(capacity: Int = 10_000) {
@@ -14,18 +16,20 @@ final class VerifiedClaimsCache: Sendable {
     }
 
     func claims(for token: String) -> AccessTokenClaims? {
-        entries.withLockedValue { $0[token] }
+        let key = TokenDigest(of: token)
+        return entries.withLockedValue { $0[key] }
     }
 
     /// When full, expired entries go first; if none has expired, everything goes (the next uses verify again).
     func remember(_ claims: AccessTokenClaims, for token: String, at now: Date) {
         guard capacity > 0 else { return }
+        let key = TokenDigest(of: token)
         entries.withLockedValue { entries in
             if entries.count >= capacity {
                 entries = entries.filter { $0.value.exp.value > now }
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             }
-            entries[token] = claims
+            entries[key] = claims
         }
     }
 
