@@ -49,7 +49,8 @@ report() {  # label wrk-output
   printf '  probes %s, authorizes %s, token responses %s, bootstraps %s, introspections %s\n' \
     "$(field mixed_probes "$out")" "$(field mixed_authorizes "$out")" "$(field mixed_tokens "$out")" \
     "$(field mixed_bootstraps "$out")" "$(field mixed_introspections "$out")"
-  printf '  unexpected responses %s, socket errors %s\n' "$(field mixed_unexpected "$out")" "$(field mixed_socket_errors "$out")"
+  printf '  unexpected responses %s, socket errors %s (%s)\n' "$(field mixed_unexpected "$out")" \
+    "$(field mixed_socket_errors "$out")" "$(awk '$1 == "mixed_socket_error_kinds" {$1 = ""; print substr($0, 2)}' "$out")"
   grep '^mixed_example_unexpected' "$out" || true
 }
 

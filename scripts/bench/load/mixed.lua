@@ -98,5 +98,7 @@ function done(summary, latency, requests)
   io.write(string.format("mixed_socket_errors %d\n", summary.errors.connect + summary.errors.read +
     summary.errors.write + summary.errors.timeout))
   io.write(string.format("mixed_status_errors %d\n", summary.errors.status))
+  io.write(string.format("mixed_socket_error_kinds connect=%d read=%d write=%d timeout=%d\n", summary.errors.connect,
+    summary.errors.read, summary.errors.write, summary.errors.timeout))
   if example ~= "" then io.write("mixed_example_unexpected " .. example .. "\n") end
 end
