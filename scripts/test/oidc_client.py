@@ -28,17 +28,16 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from flows.bridge import Browser, Server, free_port, write_config  # noqa: E402
+from flows.tally import tally  # noqa: E402
 
 CLIENT = "partner-app"
 REDIRECT = "com.example.partner:/oauth2redirect"
 SCOPE = "openid profile email"
 
-results = {"passed": 0, "failed": 0}
-
 
 def check(name, condition, detail=""):
-    results["passed" if condition else "failed"] += 1
-    print(("ok   " if condition else "FAIL ") + name + ("" if condition else f": {detail}"))
+    """The shared tally, with this script's argument order (the check's name first)."""
+    tally.check(condition, name, detail)
 
 
 def rejects(name, error_type, action):
@@ -65,8 +64,7 @@ def main():
             run(port)
         finally:
             server.stop()
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    return 1 if results["failed"] else 0
+    return tally.summary()
 
 
 def run(port):
