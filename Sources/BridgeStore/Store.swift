@@ -38,10 +38,18 @@ public protocol Store: UserStore, BrowserSessionStore, AuthorizationStore, Grant
     /// trips on PostgreSQL. Published on `/metrics`; the benchmarks divide it by the flows they ran.
     var roundTrips: UInt64 { get }
 
+    /// Bytes the database engine holds in this process's memory (SQLite's page caches and prepared statements), or
+    /// nil when the database lives in another process. Published on `/metrics` so a soak can tell it from the rest.
+    var engineMemoryBytes: Int? { get }
+
     /// Deletes what expired before `cutoff` and can no longer matter (tokens, codes, sessions); returns the count.
     /// Consumed codes and rotated refresh tokens are kept until they expire, so replays are still detected.
     @discardableResult
     func purgeExpired(before cutoff: Date) async throws -> Int
+}
+
+extension Store {
+    public var engineMemoryBytes: Int? { nil }
 }
 
 /// Why a store call failed for a reason the caller can act on. Other database faults surface as the driver's error.

@@ -1,4 +1,5 @@
 import BridgeStore
+import CSQLite
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -35,6 +36,8 @@ public final class SQLiteStore: Store {
 
     /// Transactions and lone statements (reads or writes) run for callers; a group-committed batch counts once.
     public var roundTrips: UInt64 { trips.withLockedValue { $0 } }
+    /// SQLite's own allocator count, for every connection of the process (https://sqlite.org/c3ref/memory_highwater.html).
+    public var engineMemoryBytes: Int? { Int(sqlite3_memory_used()) }
 
     /// Called after the commit of a change that `changeCounter` counts (never before: a reader that saw the old
     /// counter must also have read the old data, so its answer is dropped).

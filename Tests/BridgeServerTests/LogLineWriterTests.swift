@@ -79,6 +79,24 @@ struct LogLineWriterTests {
         #expect(writer.lostLines.inFailedWrites == 101)
     }
 
+    @Test func aBacklogPastTheLimitIsCountedDroppedAndReported() throws {
+        let (path, fd) = Self.temporaryFile()
+        defer { close(fd); unlink(path) }
+        // The writer sleeps a minute between rounds unless flushed: every record below waits in the queue.
+        let writer = LogLineWriter(fileDescriptor: fd, flushInterval: 60, maxPending: 50)
+        let logger = Logger(label: "t") { LineLogHandler(label: $0, format: .logfmt, level: .info, writer: writer) }
+        for index in 0..<80 { logger.info("request", metadata: ["index": "\(index)"]) }
+        #expect(writer.queueLength == (now: 50, peak: 50))
+        writer.flush()
+        #expect(writer.queueLength == (now: 0, peak: 50))
+        #expect(writer.lostLines == (dropped: 30, inFailedWrites: 0))
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 51)
+        #expect(lines.first?.hasSuffix("index=0") == true)
+        #expect(lines[49].hasSuffix("index=49"))
+        #expect(lines.last?.hasSuffix("level=warning msg=\"log lines dropped\" count=30 reason=\"output too slow\"") == true)
+    }
+
     @Test func aFullDiskCostsLinesNotTheProcess() throws {
         let fd = open("/dev/full", O_WRONLY)
         try #require(fd >= 0, "/dev/full is missing")

@@ -1,4 +1,4 @@
-import BridgeServer
+@testable import BridgeServer
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -71,6 +71,33 @@ struct ServerEndpointTests {
                 #expect(String(buffer: response.body).contains(#"signin_bridge_bootstrap_responses_total{outcome="challenge"} 1"#))
             }
         }
+    }
+
+    /// What a soak samples to tell a leak from a backlog or a cache: the process's RSS, SQLite's own memory and the
+    /// log writer's queue, read at each scrape.
+    @Test func metricsCarryMemoryAndTheLogQueue() async throws {
+        let bridge = try await TestBridge.make()
+        try await bridge.app.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/auth/health", method: .get) { _ in }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let samples = Dictionary(
+                    String(buffer: response.body).split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+                        line.split(separator: " ").count == 2
+                            ? (String(line.split(separator: " ")[0]), Double(line.split(separator: " ")[1])) : nil
+                    }, uniquingKeysWith: { first, _ in first })
+                let resident = try #require(samples["process_resident_memory_bytes"] ?? nil)
+                #expect(resident > 4 * 1024 * 1024 && resident < 4 * 1024 * 1024 * 1024)
+                #expect((samples["signin_bridge_store_engine_memory_bytes"] ?? nil).map { $0 > 0 } == true)
+                #expect((samples["signin_bridge_log_queue_records"] ?? nil).map { $0 >= 0 } == true)
+                #expect((samples["signin_bridge_log_queue_peak_records"] ?? nil).map { $0 >= 0 } == true)
+            }
+        }
+    }
+
+    @Test func residentPagesAreTheSecondFieldOfStatm() {
+        #expect(ResidentMemory.residentPages(statm: Array("5123 1570 988 2 0 1204 0\n".utf8)) == 1570)
+        #expect(ResidentMemory.residentPages(statm: Array("5123".utf8)) == nil)
+        #expect(ResidentMemory.residentPages(statm: Array("5123 15x0 988".utf8)) == nil)
     }
 
     @Test func hostileInputGetsA4xxWithTheSecurityHeadersNever500() async throws {

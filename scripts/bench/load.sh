@@ -8,6 +8,7 @@
 # Usage: scripts/bench/load.sh                  (installs wrk itself)
 #   SIGNIN_BRIDGE=path   use that binary instead of building one
 #   RESULTS=file         also write the figures as key=value lines (scripts/bench/all.sh reads them)
+#   SOAK_SAMPLES=file    keep the soak's samples there
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/install-deps.sh bench
@@ -67,9 +68,13 @@ errors=$(( $(field mixed_unexpected "$work/wrk-load") + $(field mixed_socket_err
 soak_line=""
 if [ "$SOAK_SECONDS" -gt 0 ]; then
   echo "== soak: mixed flows, $CONNECTIONS connections, ${SOAK_SECONDS} s, RSS every ${SAMPLE_SECONDS} s"
-  # Each sample: seconds, RSS, and its anonymous (heap) and file-backed (binary and shared libraries) parts, in KiB.
+  # Each sample: seconds, RSS, and its anonymous (heap) and file-backed (binary and shared libraries) parts, in KiB;
+  # then from /metrics: SQLite's own memory in KiB, the log writer's queue now and its peak, in records.
   ( elapsed=0; while kill -0 "$server" 2>/dev/null; do
-      echo "$elapsed $(rss_kib) $(awk '/RssAnon/ {a = $2} /RssFile/ {f = $2} END {print a, f}' "/proc/$server/status")"
+      echo "$elapsed $(rss_kib) $(awk '/RssAnon/ {a = $2} /RssFile/ {f = $2} END {print a, f}' "/proc/$server/status")" \
+        "$(curl -s "http://127.0.0.1:$PORT/metrics" | awk '$1 == "signin_bridge_store_engine_memory_bytes" {e = $2 / 1024}
+            $1 == "signin_bridge_log_queue_records" {q = $2} $1 == "signin_bridge_log_queue_peak_records" {p = $2}
+            END {printf "%d %d %d", e, q, p}')"
       sleep "$SAMPLE_SECONDS"; elapsed=$((elapsed + SAMPLE_SECONDS)); done ) > "$work/rss-soak" &
   sampler=$!
   mixed "$SOAK_SECONDS" "$work/wrk-soak"
@@ -78,9 +83,9 @@ if [ "$SOAK_SECONDS" -gt 0 ]; then
   errors=$(( errors + $(field mixed_unexpected "$work/wrk-soak") + $(field mixed_socket_errors "$work/wrk-soak") ))
   soak_line=$(python3 - "$work/rss-soak" "$SOAK_SECONDS" <<'PY'
 import sys
-rows = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if len(line.split()) == 4]
+rows = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if len(line.split()) == 7]
 rows = [row for row in rows if row[0] <= int(sys.argv[2])]
-samples = [(t, kib) for t, kib, _, _ in rows]
+samples = [(t, kib) for t, kib, *_ in rows]
 steady = [(t, kib / 1024) for t, kib in samples if t >= 60] or [(t, kib / 1024) for t, kib in samples]
 n = len(steady)
 mean_t = sum(t for t, _ in steady) / n
@@ -88,16 +93,22 @@ mean_m = sum(m for _, m in steady) / n
 var = sum((t - mean_t) ** 2 for t, _ in steady)
 slope = sum((t - mean_t) * (m - mean_m) for t, m in steady) / var * 600 if var else 0.0   # MiB per 10 minutes
 mib = [kib / 1024 for _, kib in samples]
-anon = [a / 1024 for _, _, a, _ in rows]
-files = [f / 1024 for _, _, _, f in rows]
-print(f"{len(samples)} {mib[0]:.1f} {max(mib):.1f} {mib[-1]:.1f} {slope:.2f} {anon[0]:.1f} {anon[-1]:.1f} {files[-1]:.1f}")
+anon = [row[2] / 1024 for row in rows]
+files = [row[3] / 1024 for row in rows]
+engine = [row[4] / 1024 for row in rows]
+print(f"{len(samples)} {mib[0]:.1f} {max(mib):.1f} {mib[-1]:.1f} {slope:.2f} {anon[0]:.1f} {anon[-1]:.1f} {files[-1]:.1f}"
+      f" {engine[0]:.1f} {max(engine):.1f} {engine[-1]:.1f} {max(row[6] for row in rows)}")
 PY
 )
-  read -r samples first max last slope anon_first anon_last file_last <<<"$soak_line"
+  read -r samples first max last slope anon_first anon_last file_last engine_first engine_max engine_last log_peak <<<"$soak_line"
   echo "  RSS: $samples samples, first $first MiB, max $max MiB, last $last MiB; slope after the first minute $slope MiB per 10 min"
   echo "  of which anonymous (heap) $anon_first MiB first, $anon_last MiB last; file-backed (binary, shared libraries) $file_last MiB"
+  echo "  SQLite's own memory $engine_first MiB first, $engine_max MiB max, $engine_last MiB last; log queue peak $log_peak records"
+  echo "  samples (seconds, RSS, anonymous, file KiB, SQLite KiB, log queue, log queue peak): ${SOAK_SAMPLES:-not kept}"
+  [ -z "${SOAK_SAMPLES:-}" ] || cp "$work/rss-soak" "$SOAK_SAMPLES"
 fi
-echo "log lines written: $(grep -c 'msg=request' "$work/bridge.log" || true)"
+echo "log lines written: $(grep -c 'msg=request' "$work/bridge.log" || true)," \
+  "dropped while the writer was behind: $(awk '/msg="log lines dropped"/ { for (i = 1; i <= NF; i++) if ($i ~ /^count=/) n += substr($i, 7) } END { print n + 0 }' "$work/bridge.log")"
 
 if [ -n "${RESULTS:-}" ]; then
   {
@@ -114,6 +125,8 @@ if [ -n "${RESULTS:-}" ]; then
       echo "soak_unexpected=$(( $(field mixed_unexpected "$work/wrk-soak") + $(field mixed_socket_errors "$work/wrk-soak") ))"
       echo "soak_rss_first=$first"; echo "soak_rss_max=$max"; echo "soak_rss_last=$last"; echo "soak_slope=$slope"
       echo "soak_anon_first=$anon_first"; echo "soak_anon_last=$anon_last"; echo "soak_file_last=$file_last"
+      echo "soak_engine_first=$engine_first"; echo "soak_engine_max=$engine_max"; echo "soak_engine_last=$engine_last"
+      echo "soak_log_queue_peak=$log_peak"
     fi
   } > "$RESULTS"
 fi

@@ -174,9 +174,14 @@ if load:
           f" sample, {figures.get('soak_anon_last', '?')} MiB is anonymous memory (heap: {figures.get('soak_anon_first', '?')}"
           f" MiB at the first sample) and {figures.get('soak_file_last', '?')} MiB file-backed pages of the binary and"
           f" the shared libraries (Swift runtime, Foundation, ICU, SQLite).")
+        if "soak_engine_max" in figures:
+            w(f"  SQLite's own memory (`signin_bridge_store_engine_memory_bytes`) {figures.get('soak_engine_first')} MiB"
+              f" first, {figures.get('soak_engine_max')} MiB max, {figures.get('soak_engine_last')} MiB last; the request"
+              f" log's queue (`signin_bridge_log_queue_peak_records`) peaked at {figures.get('soak_log_queue_peak')} records.")
     for key in ("load_unexpected", "load_rps", "load_p99", "load_probes", "load_authorizes", "load_tokens", "load_bootstraps",
                 "load_introspections", "load_socket_errors", "soak_seconds", "soak_rps", "soak_rss_first",
-                "soak_rss_last", "soak_slope", "soak_anon_first", "soak_anon_last", "soak_file_last"):
+                "soak_rss_last", "soak_slope", "soak_anon_first", "soak_anon_last", "soak_file_last", "soak_engine_first",
+                "soak_engine_max", "soak_engine_last", "soak_log_queue_peak"):
         used.add(key)
     w("")
 

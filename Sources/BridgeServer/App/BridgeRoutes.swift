@@ -20,7 +20,7 @@ struct BridgeRoutes: Sendable {
         router.post("/wopibootstrapper") { request, context in await self.bootstrap(request, context) }
         router.get("/auth/health") { _, _ in await self.health() }
         router.get("/metrics") { _, _ in
-            self.metrics.observeStoreRoundTrips(self.store.roundTrips)
+            self.metrics.observe(store: self.store, log: .standardError)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))

@@ -1,3 +1,4 @@
+import BridgeStore
 import CoreMetrics
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -12,9 +13,13 @@ public final class BridgeMetrics: Sendable {
     let notFound: Prometheus.Counter
     let badRequests: Prometheus.Counter
     let storeFailures: Prometheus.Counter
-    let storeRoundTrips: Prometheus.Counter
-    /// The store's own count when `/metrics` last read it, so the counter grows by the difference.
-    private let roundTripsSeen = NIOLockedValueBox<UInt64>(0)
+    let storeRoundTrips: MirroredCounter
+    let logLinesDropped: MirroredCounter
+    /// Read when `/metrics` is scraped: what a soak needs to tell a leak from a backlog or a cache.
+    let residentMemory: Prometheus.Gauge
+    let storeEngineMemory: Prometheus.Gauge
+    let logQueueRecords: Prometheus.Gauge
+    let logQueuePeakRecords: Prometheus.Gauge
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -24,19 +29,47 @@ public final class BridgeMetrics: Sendable {
         notFound = registry.makeCounter(descriptor: name, labels: [("outcome", "unknown_wopi_src")])
         badRequests = registry.makeCounter(descriptor: name, labels: [("outcome", "bad_request")])
         storeFailures = registry.makeCounter(descriptor: name, labels: [("outcome", "store_unavailable")])
-        storeRoundTrips = registry.makeCounter(
+        storeRoundTrips = MirroredCounter(
+            registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "signin_bridge", metricName: "store_round_trips", unitName: "total",
+                    helpText: "Calls that reached the database (SQLite transactions or statements, PostgreSQL round trips).")))
+        logLinesDropped = MirroredCounter(
+            registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "signin_bridge", metricName: "log_lines_dropped", unitName: "total",
+                    helpText: "Log lines given up because the output was too slow or refused them.")))
+        // The name Prometheus client libraries use for a process's RSS
+        // (https://prometheus.io/docs/instrumenting/writing_clientlibs/#process-metrics).
+        residentMemory = registry.makeGauge(
             descriptor: MetricNameDescriptor(
-                namespace: "signin_bridge", metricName: "store_round_trips", unitName: "total",
-                helpText: "Calls that reached the database (SQLite transactions or statements, PostgreSQL round trips)."))
+                namespace: "process", metricName: "resident_memory", unitName: "bytes",
+                helpText: "Resident memory size in bytes."))
+        storeEngineMemory = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "signin_bridge", metricName: "store_engine_memory", unitName: "bytes",
+                helpText: "Memory the embedded database engine holds (SQLite); absent for a database in another process."))
+        logQueueRecords = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "signin_bridge", metricName: "log_queue", unitName: "records",
+                helpText: "Log records waiting for the log writer's thread."))
+        logQueuePeakRecords = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "signin_bridge", metricName: "log_queue_peak", unitName: "records",
+                helpText: "The most log records that waited at once since the start."))
     }
 
-    /// Brings `signin_bridge_store_round_trips_total` up to the store's count `total`.
-    func observeStoreRoundTrips(_ total: UInt64) {
-        let delta = roundTripsSeen.withLockedValue { seen -> UInt64 in
-            defer { seen = max(seen, total) }
-            return total > seen ? total - seen : 0
-        }
-        if delta > 0 { storeRoundTrips.increment(by: Int64(delta)) }
+    /// Brings the scrape-time figures up to date: the store's round trips and engine memory, the log writer's
+    /// queue and losses, and the process's resident memory.
+    func observe(store: any Store, log: LogLineWriter) {
+        storeRoundTrips.advance(to: store.roundTrips)
+        if let bytes = store.engineMemoryBytes { storeEngineMemory.set(Int64(bytes)) }
+        let queue = log.queueLength
+        logQueueRecords.set(Int64(queue.now))
+        logQueuePeakRecords.set(Int64(queue.peak))
+        let lost = log.lostLines
+        logLinesDropped.advance(to: UInt64(lost.dropped + lost.inFailedWrites))
+        if let bytes = ResidentMemory.bytes() { residentMemory.set(Int64(bytes)) }
     }
 
     /// Counts a failed call to an upstream provider, or an answer of it that was refused:
@@ -100,5 +133,22 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2)]
         ).recordNanoseconds(Int64((ContinuousClock.now - start) / .nanoseconds(1)))
         return response
+    }
+}
+
+/// A Prometheus counter that follows a total counted elsewhere (the store's, the log writer's): each scrape adds
+/// what the total grew by since the last.
+final class MirroredCounter: Sendable {
+    let counter: Prometheus.Counter
+    private let seen = NIOLockedValueBox<UInt64>(0)
+
+    init(_ counter: Prometheus.Counter) { self.counter = counter }
+
+    func advance(to total: UInt64) {
+        let delta = seen.withLockedValue { seen -> UInt64 in
+            defer { seen = max(seen, total) }
+            return total > seen ? total - seen : 0
+        }
+        if delta > 0 { counter.increment(by: Int64(delta)) }
     }
 }

@@ -31,6 +31,8 @@ public final class LogLineWriter: @unchecked Sendable {
     let maxPending: Int
     /// Wakes the writer before the timer once this many records wait.
     private let batchSize = 4096
+    /// Formatted bytes are written once this many are ready, so the writer's buffer stays small after a backlog.
+    private let writeChunkBytes = 64 * 1024
 
     private let condition = NSCondition()
     private var pending: [Record] = []
@@ -40,6 +42,8 @@ public final class LogLineWriter: @unchecked Sendable {
     private var completed = 0
     private var dropped = 0
     private var failedWrites = 0
+    /// The most records that waited at once since the start (published on `/metrics`).
+    private var peakPending = 0
 
     /// - Parameters:
     ///   - flushInterval: the longest a line waits before it is written.
@@ -60,6 +64,7 @@ public final class LogLineWriter: @unchecked Sendable {
             dropped += 1
         } else {
             pending.append(record)
+            if pending.count > peakPending { peakPending = pending.count }
             if pending.count == batchSize { condition.broadcast() }
         }
         condition.unlock()
@@ -82,6 +87,13 @@ public final class LogLineWriter: @unchecked Sendable {
         return (dropped, failedWrites)
     }
 
+    /// Records waiting for the writer now, and the most that ever waited at once.
+    public var queueLength: (now: Int, peak: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (pending.count, peakPending)
+    }
+
     private func run() {
         var timestamp = LogTimestamp()
         var bytes: [UInt8] = []
@@ -99,7 +111,14 @@ public final class LogLineWriter: @unchecked Sendable {
             condition.unlock()
 
             bytes.removeAll(keepingCapacity: true)
-            for record in batch { LineLogHandler.appendLine(record, timestamp: &timestamp, to: &bytes) }
+            var written = true
+            for record in batch {
+                LineLogHandler.appendLine(record, timestamp: &timestamp, to: &bytes)
+                if bytes.count >= writeChunkBytes {
+                    written = write(bytes) && written
+                    bytes.removeAll(keepingCapacity: true)
+                }
+            }
             if droppedSoFar > reportedDrops {
                 let now = LogTimestamp.now()
                 let notice = Record(
@@ -109,14 +128,15 @@ public final class LogLineWriter: @unchecked Sendable {
                 LineLogHandler.appendLine(notice, timestamp: &timestamp, to: &bytes)
                 reportedDrops = droppedSoFar
             }
-            let written = write(bytes)
+            written = write(bytes) && written
 
             condition.lock()
             if !written { failedWrites += batch.count }
             completed += batch.count + doneWithDrops
             condition.broadcast()
             condition.unlock()
-            batch.removeAll(keepingCapacity: true)
+            // The arrays take turns as `pending`: a backlog's capacity is given back rather than kept for good.
+            if batch.capacity > batchSize { batch = [] } else { batch.removeAll(keepingCapacity: true) }
         }
     }
 
