@@ -8,9 +8,7 @@ import Foundation
 /// normalises `%2E` to `.`), and so are encoded slashes, backslashes and control characters such as `%00`.
 struct WopiSourcePrefixes: Sendable {
     struct Prefix: Sendable {
-        let scheme: String
-        let host: String
-        let port: Int?
+        let origin: WebOrigin
         let pathSegments: [Substring]
     }
 
@@ -19,15 +17,14 @@ struct WopiSourcePrefixes: Sendable {
     init(_ strings: [String]) {
         prefixes = strings.compactMap { string in
             guard let parts = Self.parts(string) else { return nil }
-            return Prefix(scheme: parts.scheme, host: parts.host, port: parts.port, pathSegments: parts.segments)
+            return Prefix(origin: parts.origin, pathSegments: parts.segments)
         }
     }
 
     func contains(_ wopiSrc: String) -> Bool {
         guard let candidate = Self.parts(wopiSrc), candidate.segments.allSatisfy(Self.isPlainSegment) else { return false }
         return prefixes.contains { prefix in
-            prefix.scheme == candidate.scheme && prefix.host == candidate.host && prefix.port == candidate.port
-                && candidate.segments.count > prefix.pathSegments.count
+            prefix.origin == candidate.origin && candidate.segments.count > prefix.pathSegments.count
                 && zip(prefix.pathSegments, candidate.segments).allSatisfy { $0 == $1 }
         }
     }
@@ -38,15 +35,10 @@ struct WopiSourcePrefixes: Sendable {
         return !decoded.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
     }
 
-    /// The host as written (an IDN as punycode), as `TokenEndpointPaths.origin` compares it: no ICU IDNA tables.
-    private static func parts(_ string: String) -> (scheme: String, host: String, port: Int?, segments: [Substring])? {
+    private static func parts(_ string: String) -> (origin: WebOrigin, segments: [Substring])? {
         guard string.utf8.count <= 2048, let components = URLComponents(string: string),
-            let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
-            let host = components.encodedHost?.lowercased(), !host.isEmpty, components.user == nil
+            let origin = WebOrigin(components)
         else { return nil }
-        let defaultPort = scheme == "https" ? 443 : 80
-        let port = components.port == defaultPort ? nil : components.port
-        let segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true)
-        return (scheme, host, port, segments)
+        return (origin, components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true))
     }
 }

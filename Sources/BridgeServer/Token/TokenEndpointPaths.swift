@@ -16,10 +16,10 @@ struct TokenEndpointPaths: Equatable {
     init(configuration: BridgeConfiguration) {
         var paths = [Self.canonical]
         var foreign = [String]()
-        let origin = Self.origin(of: configuration.issuer)
+        let origin = WebOrigin(url: configuration.issuer)
         let candidates = [configuration.office.tokenIssuanceUri] + configuration.clients.map(\.tokenEndpointOverride)
         for url in candidates.compactMap({ $0 }) {
-            guard let components = URLComponents(string: url), Self.origin(of: url) == origin, origin != nil else {
+            guard let components = URLComponents(string: url), let origin, WebOrigin(components) == origin else {
                 foreign.append(url)
                 continue
             }
@@ -29,15 +29,5 @@ struct TokenEndpointPaths: Equatable {
         }
         self.paths = paths
         self.foreignURLs = foreign
-    }
-
-    /// scheme://host:port, lower-cased, default ports filled in. The host as written (punycode for an IDN): Foundation's
-    /// `URLComponents.host` would load ICU's IDNA tables (1.2 MiB resident) to decode it, and both sides compare alike.
-    static func origin(of url: String) -> String? {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-            let host = components.encodedHost?.lowercased()
-        else { return nil }
-        let port = components.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(host):\(port)"
     }
 }
