@@ -42,10 +42,13 @@ public protocol Store: UserStore, BrowserSessionStore, AuthorizationStore, Grant
     /// nil when the database lives in another process. Published on `/metrics` so a soak can tell it from the rest.
     var engineMemoryBytes: Int? { get }
 
-    /// Deletes what expired before `cutoff` and can no longer matter (tokens, codes, sessions); returns the count.
-    /// Consumed codes and rotated refresh tokens are kept until they expire, so replays are still detected.
+    /// Deletes what expired before `cutoff` and can no longer matter (tokens, codes, sessions), at most `limit` rows
+    /// of each kind, in one transaction; returns the count. A count below `limit` means nothing of any kind is left;
+    /// callers call again until then, so that no purge holds the writer, or its memory, for a whole backlog (ory
+    /// Hydra's janitor deletes in batches for the same reason). Consumed codes and rotated refresh tokens are kept
+    /// until they expire, so replays are still detected.
     @discardableResult
-    func purgeExpired(before cutoff: Date) async throws -> Int
+    func purgeExpired(before cutoff: Date, limit: Int) async throws -> Int
 }
 
 extension Store {

@@ -167,22 +167,36 @@ extension PostgresStore {
 // MARK: Housekeeping
 
 extension PostgresStore {
-    public func purgeExpired(before cutoff: Date) async throws -> Int {
+    public func purgeExpired(before cutoff: Date, limit: Int) async throws -> Int {
         let cutoff = Milliseconds.from(cutoff)
+        // One round trip for every table. `FOR UPDATE SKIP LOCKED`: rows a request holds (a code being redeemed) are
+        // left for the next batch, and instances that purge at the same moment share the rows instead of waiting
+        // on each other (https://www.postgresql.org/docs/current/sql-select.html#SQL-FOR-UPDATE-SHARE).
         let row = try await rows(
             Subject("purge"),
             """
-            WITH a AS (DELETE FROM access_tokens WHERE expires_at < \(cutoff) RETURNING 1),
-            w AS (DELETE FROM wopi_access_tokens WHERE expires_at < \(cutoff) RETURNING 1),
-            c AS (DELETE FROM authorization_codes WHERE expires_at < \(cutoff) RETURNING 1),
-            s AS (DELETE FROM sessions WHERE expires_at < \(cutoff) RETURNING 1),
-            p AS (DELETE FROM pending_authorizations WHERE expires_at < \(cutoff) RETURNING 1),
-            f AS (DELETE FROM sign_in_failures WHERE failed_at < \(cutoff) RETURNING 1),
-            r AS (DELETE FROM refresh_tokens WHERE expires_at IS NOT NULL AND expires_at < \(cutoff) RETURNING 1),
-            t AS (DELETE FROM app_to_app_requests WHERE expires_at < \(cutoff) RETURNING 1),
-            x AS (DELETE FROM session_exchange_codes WHERE expires_at < \(cutoff) RETURNING 1),
-            ul AS (DELETE FROM upstream_logins WHERE expires_at < \(cutoff) RETURNING 1),
-            bs AS (DELETE FROM broker_sessions WHERE expires_at < \(cutoff) RETURNING 1)
+            WITH a AS (DELETE FROM access_tokens WHERE ctid IN (SELECT ctid FROM access_tokens
+                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
+            w AS (DELETE FROM wopi_access_tokens WHERE ctid IN (SELECT ctid FROM wopi_access_tokens
+                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
+            c AS (DELETE FROM authorization_codes WHERE ctid IN (SELECT ctid FROM authorization_codes
+                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
+            s AS (DELETE FROM sessions WHERE ctid IN (SELECT ctid FROM sessions
+                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
+            p AS (DELETE FROM pending_authorizations WHERE ctid IN (SELECT ctid FROM pending_authorizations
+                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
+            f AS (DELETE FROM sign_in_failures WHERE ctid IN (SELECT ctid FROM sign_in_failures
+                WHERE failed_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
+            r AS (DELETE FROM refresh_tokens WHERE ctid IN (SELECT ctid FROM refresh_tokens
+                WHERE expires_at IS NOT NULL AND expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
+            t AS (DELETE FROM app_to_app_requests WHERE ctid IN (SELECT ctid FROM app_to_app_requests
+                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
+            x AS (DELETE FROM session_exchange_codes WHERE ctid IN (SELECT ctid FROM session_exchange_codes
+                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
+            ul AS (DELETE FROM upstream_logins WHERE ctid IN (SELECT ctid FROM upstream_logins
+                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
+            bs AS (DELETE FROM broker_sessions WHERE ctid IN (SELECT ctid FROM broker_sessions
+                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1)
             SELECT (SELECT count(*) FROM a) + (SELECT count(*) FROM w) + (SELECT count(*) FROM c)
                 + (SELECT count(*) FROM s) + (SELECT count(*) FROM p) + (SELECT count(*) FROM f)
                 + (SELECT count(*) FROM r) + (SELECT count(*) FROM t) + (SELECT count(*) FROM x)

@@ -147,21 +147,28 @@ extension SQLiteStore {
         }
     }
 
-    public func purgeExpired(before cutoff: Date) async throws -> Int {
+    public func purgeExpired(before cutoff: Date, limit: Int) async throws -> Int {
         try await transaction("purge") { tx in
             var count = 0
-            for table in [
-                "access_tokens", "wopi_access_tokens", "authorization_codes", "sessions", "pending_authorizations",
-                "app_to_app_requests", "session_exchange_codes", "upstream_logins", "broker_sessions",
-            ] {
-                try tx.query("DELETE FROM \(table) WHERE expires_at < ?", [.millis(cutoff)])
+            // Rows are found in rowid order, which is insertion order: the expired ones come first, so a batch stops
+            // early without an index on the expiry (one that every insert would pay for). Deleting by a bounded
+            // rowid list keeps SQLite's rowid set, and the transaction, small (https://sqlite.org/lang_delete.html).
+            for (table, column) in Self.purgedTables {
+                try tx.query(
+                    "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE \(column) < ? LIMIT ?)",
+                    [.millis(cutoff), .integer(limit)])
                 count += tx.changes()
             }
-            try tx.query("DELETE FROM sign_in_failures WHERE failed_at < ?", [.millis(cutoff)])
-            count += tx.changes()
-            try tx.query(
-                "DELETE FROM refresh_tokens WHERE expires_at IS NOT NULL AND expires_at < ?", [.millis(cutoff)])
-            return count + tx.changes()
+            return count
         }
     }
+
+    /// Tables whose rows end at a time, and the column that says when. Refresh tokens without an expiry live as
+    /// long as their grant; `expires_at < ?` is never true for a NULL.
+    static let purgedTables = [
+        ("access_tokens", "expires_at"), ("wopi_access_tokens", "expires_at"), ("authorization_codes", "expires_at"),
+        ("sessions", "expires_at"), ("pending_authorizations", "expires_at"), ("app_to_app_requests", "expires_at"),
+        ("session_exchange_codes", "expires_at"), ("upstream_logins", "expires_at"), ("broker_sessions", "expires_at"),
+        ("sign_in_failures", "failed_at"), ("refresh_tokens", "expires_at"),
+    ]
 }

@@ -89,15 +89,43 @@ enum TokenContract {
                     issuedAt: t0, expiresAt: seconds(60)))
             _ = try await store.redeemAuthorizationCode(code.digest, at: seconds(1))
             // A consumed code is kept until it expires, so a replay within its lifetime is still detected.
-            #expect(try await store.purgeExpired(before: seconds(30)) == 1)
+            #expect(try await store.purgeExpired(before: seconds(30), limit: 100) == 1)
             #expect(try await store.accessTokenStatus(tokenID: "old", at: seconds(5)) == .unknown)
             #expect(try await store.redeemAuthorizationCode(code.digest, at: seconds(40)) == .replayed(grant.id))
-            #expect(try await store.purgeExpired(before: seconds(61)) == 1)
+            #expect(try await store.purgeExpired(before: seconds(61), limit: 100) == 1)
             #expect(try await store.redeemAuthorizationCode(code.digest, at: seconds(62)) == .unknown)
         }
     }
 
+    static let purgeDeletesAtMostTheLimitOfEachKindPerCall = StoreContractCheck(
+        "access and WOPI tokens: purgeDeletesAtMostTheLimitOfEachKindPerCall"
+    ) { kind in
+        try await withStore(kind) { store in
+            let grant = try await makeGrant(in: store)
+            for index in 0..<5 {
+                try await store.recordAccessToken(
+                    AccessTokenRecord(tokenID: "old-\(index)", grantID: grant.id, issuedAt: t0, expiresAt: seconds(10)))
+            }
+            try await store.recordAccessToken(
+                AccessTokenRecord(tokenID: "new", grantID: grant.id, issuedAt: t0, expiresAt: seconds(1000)))
+            try await store.recordSignInFailure(keys: ["account:a@x", "address:203.0.113.9"], at: seconds(0))
+            // Two tokens and both failures, then two tokens, then the last one: below the limit, so nothing is left.
+            #expect(try await store.purgeExpired(before: seconds(30), limit: 2) == 4)
+            #expect(try await store.purgeExpired(before: seconds(30), limit: 2) == 2)
+            #expect(try await store.purgeExpired(before: seconds(30), limit: 2) == 1)
+            #expect(try await store.purgeExpired(before: seconds(30), limit: 2) == 0)
+            for index in 0..<5 {
+                #expect(try await store.accessTokenStatus(tokenID: "old-\(index)", at: seconds(5)) == .unknown)
+            }
+            guard case .active = try await store.accessTokenStatus(tokenID: "new", at: seconds(30)) else {
+                Issue.record("the live token was purged")
+                return
+            }
+        }
+    }
+
     static let all: [StoreContractCheck] = [
+        purgeDeletesAtMostTheLimitOfEachKindPerCall,
         accessTokenIsActiveUntilItsExpiryInstant,
         accessTokenIsRevokedAloneOrWithItsGrant,
         accessTokenNeedsAnExistingGrantAndAUniqueID,

@@ -40,6 +40,25 @@ struct ExpiredRecordsPurgeTests {
         try await bridge.store.close()
     }
 
+    /// A backlog goes in batches, one store call each, until a batch comes back short.
+    @Test func aBacklogIsPurgedInBatches() async throws {
+        let bridge = try await TestBridge.make()
+        let grant = GrantRecord(userID: "alice", clientID: "office", scope: "wopi", createdAt: bridge.clock.now)
+        try await bridge.store.createGrant(grant)
+        for _ in 0..<10 {
+            try await bridge.store.issueWopiAccessToken(
+                WopiAccessTokenRecord(
+                    digest: SecretToken().digest, grantID: grant.id, userID: "alice", wopiSource: nil,
+                    issuedAt: bridge.clock.now, expiresAt: bridge.clock.now.addingTimeInterval(10)))
+        }
+        let before = bridge.store.roundTrips
+        let removed = try await ExpiredRecordsPurge.purge(bridge.store, before: bridge.clock.now.addingTimeInterval(11), batch: 3)
+        #expect(removed == 10)
+        #expect(bridge.store.roundTrips - before == 4)  // 3, 3, 3, 1
+        #expect(try await wopiTokenRows(bridge.store) == 0)
+        try await bridge.store.close()
+    }
+
     /// Expired rows are invisible through the store's API, so the test counts them directly.
     func wopiTokenRows(_ store: SQLiteStore) async throws -> Int {
         Int(try await store.read("SELECT count(*) AS n FROM wopi_access_tokens").first?.column("n")?.integer ?? -1)
