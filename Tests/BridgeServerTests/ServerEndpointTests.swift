@@ -94,6 +94,24 @@ struct ServerEndpointTests {
         }
     }
 
+    /// Errors the router or the limits raise are one line of text with its type, as schemas/openapi.yaml says.
+    @Test func routerAndLimitErrorsAreOneLineOfText() async throws {
+        let bridge = try await TestBridge.make()
+        try await bridge.app.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/nothing-here", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "text/plain; charset=utf-8")
+                #expect(String(buffer: response.body) == "not found\n")
+            }
+            let long = String(repeating: "x", count: 9000)
+            try await client.execute(uri: "/auth/health", method: .get, headers: [HTTPField.Name("X-Big")!: long]) { response in
+                #expect(response.status.code == 431)
+                #expect(response.headers[.contentType] == "text/plain; charset=utf-8")
+                #expect(String(buffer: response.body) == "header x-big is over 8192 bytes\n")
+            }
+        }
+    }
+
     @Test func residentPagesAreTheSecondFieldOfStatm() {
         #expect(ResidentMemory.residentPages(statm: Array("5123 1570 988 2 0 1204 0\n".utf8)) == 1570)
         #expect(ResidentMemory.residentPages(statm: Array("5123".utf8)) == nil)

@@ -48,6 +48,14 @@ struct ResponseHardeningMiddleware<Context: RequestContext>: RouterMiddleware {
         var response: Response
         do {
             response = try await next(request, context)
+        } catch let error as HTTPError {
+            // A one-line text answer, as documented (schemas/openapi.yaml "Text"): the router's bare 404 and 405
+            // included, rather than an empty body without a type or Hummingbird's `{"error":{"message"}}`.
+            var headers = error.headers
+            headers[.contentType] = "text/plain; charset=utf-8"
+            response = Response(
+                status: error.status, headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: (error.body ?? error.status.reasonPhrase.lowercased()) + "\n")))
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         } catch {
