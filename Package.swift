@@ -149,9 +149,14 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // glibc's mallopt(3), for the standalone linter's allocation settings.
+        .systemLibrary(name: "CMalloc"),
         .executableTarget(
             name: "SignInBridgeLint",
-            dependencies: ["LintCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "LintCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+            ],
             // Not position-independent: addresses are fixed at link time, so the loader applies none of the ~87,000
             // relative relocations a PIE of this size has (about 220 page faults, a fifth of the start-up's CPU time;
             // docs/lint-performance.md). The price is no ASLR for this executable's own image; it reads only local
