@@ -118,6 +118,16 @@ import Testing
         #expect(try RuleHarness.run(SchemeClaimedTwice(), byHost.replacingOccurrences(of: "HOST", with: "mail")).count == 1)
     }
 
+    /// Android combines a filter's `<data>` attributes: every scheme with every host with every path
+    /// (https://developer.android.com/guide/topics/manifest/data-element); claims list paths by kind, then as written.
+    @Test func linkClaimsCombineHostsWithPathsByKindThenInDocumentOrder() throws {
+        let xml = RuleHarness.manifest(
+            "<activity android:name=\".A\" android:exported=\"true\"><intent-filter>\(view)<data android:scheme=\"Com.Contoso\" android:host=\"Mail\" android:pathPrefix=\"/p\"/><data android:path=\"/a\"/><data android:pathPrefix=\"/q\" android:path=\"/b\"/></intent-filter></activity>")
+        let root = try XMLReader().read(Array(xml.utf8)).root
+        let claims = LinkClaim.claims(of: AndroidManifest(root: root)).map(\.claim.description)
+        #expect(claims == ["com.contoso://mail/a", "com.contoso://mail/b", "com.contoso://mail/p (pathPrefix)", "com.contoso://mail/q (pathPrefix)"])
+    }
+
     @Test func androidSchemeNotReverseDomain() throws {
         #expect(try RuleHarness.run(SchemeNotReverseDomain(), data("android:scheme=\"contoso\""), redirectURIs: ["contoso:/cb"]).first?.contains("(") == false)
         // MSAL prescribes msal<client id> for its receiver: not the app's choice, no finding.
