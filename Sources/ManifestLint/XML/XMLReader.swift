@@ -35,7 +35,8 @@ public struct XMLReader: Sendable {
 
     /// `parseOptions` plus NOBLANKS: no text node for the indentation between elements, which for a 5,000-line
     /// manifest is a node per element that nothing reads. libxml2 keeps whitespace that is an element's whole
-    /// content or is next to other text (`areBlanks` in libxml2's parser.c), so only text between elements goes.
+    /// content or is next to other text (`areBlanks` in libxml2's parser.c), so only whitespace between markup
+    /// (elements, comments, processing instructions) goes.
     static let blankTextOptions = parseOptions | Int32(XML_PARSE_NOBLANKS.rawValue)
 
     /// The name libxml2 gives the document in its errors, to tell them from errors inside an entity's text.
