@@ -46,9 +46,12 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
+        // SignInProtocol without SHA-256: what the manifest linter needs, so that it links no crypto (BoringSSL).
+        .target(name: "SignInProtocolCore"),
+        // The product partner apps import: re-exports SignInProtocolCore and adds PKCE's S256 challenge.
         .target(
             name: "SignInProtocol",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SignInProtocolCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The store's protocols and records, in the language of the domain; no database here.
         .target(
@@ -125,7 +128,7 @@ let package = Package(
         ),
         .target(
             name: "ManifestLint",
-            dependencies: ["CLibXML2", "SignInProtocol", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CLibXML2", "SignInProtocolCore", .product(name: "Yams", package: "Yams")],
             exclude: ["Schemas/README.md"],
             resources: [.embedInCode("Schemas/android-manifest.rng"), .embedInCode("Schemas/plist.rng")]
         ),
@@ -146,9 +149,14 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // glibc's mallopt(3), for the standalone linter's allocation settings.
+        .systemLibrary(name: "CMalloc"),
         .executableTarget(
             name: "SignInBridgeLint",
-            dependencies: ["LintCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "LintCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+            ],
             // Not position-independent: addresses are fixed at link time, so the loader applies none of the ~87,000
             // relative relocations a PIE of this size has (about 220 page faults, a fifth of the start-up's CPU time;
             // docs/lint-performance.md). The price is no ASLR for this executable's own image; it reads only local
@@ -229,6 +237,8 @@ let package = Package(
             name: "SignInProtocolTests",
             dependencies: [
                 "SignInProtocol",
+                // Internals of the core are tested too (`@testable import SignInProtocolCore`).
+                "SignInProtocolCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -258,7 +268,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ManifestLintTests",
-            dependencies: ["ManifestLint", "CLibXML2", "SignInProtocol"],
+            dependencies: ["ManifestLint", "CLibXML2", "SignInProtocolCore"],
             // Real apps' manifests and plists, read from disk by CorpusGoldenTests.
             exclude: ["Corpus", "FuzzFindings"]
         ),

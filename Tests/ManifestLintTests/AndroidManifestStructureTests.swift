@@ -173,7 +173,7 @@ import Testing
         return capture.run {
             bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { chars -> Bool? in
-                    guard let document = xmlReadMemory(chars.baseAddress, Int32(chars.count), "document", nil, XMLReader.parseOptions)
+                    guard let document = xmlReadMemory(chars.baseAddress, Int32(chars.count), "document", nil, XMLReader.blankTextOptions)
                     else { return nil }
                     defer { xmlFreeDoc(document) }
                     guard let root = xmlDocGetRootElement(document) else { return nil }

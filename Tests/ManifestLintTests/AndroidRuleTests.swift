@@ -1,4 +1,4 @@
-import SignInProtocol
+import SignInProtocolCore
 import Testing
 
 @testable import ManifestLint
@@ -116,6 +116,16 @@ import Testing
             with: "\".B\" android:exported=\"true\"><intent-filter>\(view)<data android:scheme=\"com.contoso\" android:host=\"calendar\"")
         #expect(try RuleHarness.run(SchemeClaimedTwice(), routed).isEmpty)
         #expect(try RuleHarness.run(SchemeClaimedTwice(), byHost.replacingOccurrences(of: "HOST", with: "mail")).count == 1)
+    }
+
+    /// Android combines a filter's `<data>` attributes: every scheme with every host with every path
+    /// (https://developer.android.com/guide/topics/manifest/data-element); claims list paths by kind, then as written.
+    @Test func linkClaimsCombineHostsWithPathsByKindThenInDocumentOrder() throws {
+        let xml = RuleHarness.manifest(
+            "<activity android:name=\".A\" android:exported=\"true\"><intent-filter>\(view)<data android:scheme=\"Com.Contoso\" android:host=\"Mail\" android:pathPrefix=\"/p\"/><data android:path=\"/a\"/><data android:pathPrefix=\"/q\" android:path=\"/b\"/></intent-filter></activity>")
+        let root = try XMLReader().read(Array(xml.utf8)).root
+        let claims = LinkClaim.claims(of: AndroidManifest(root: root)).map(\.claim.description)
+        #expect(claims == ["com.contoso://mail/a", "com.contoso://mail/b", "com.contoso://mail/p (pathPrefix)", "com.contoso://mail/q (pathPrefix)"])
     }
 
     @Test func androidSchemeNotReverseDomain() throws {

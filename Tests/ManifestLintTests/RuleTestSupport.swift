@@ -1,4 +1,4 @@
-import SignInProtocol
+import SignInProtocolCore
 import Testing
 
 @testable import ManifestLint

@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct AndroidSignInIntentTests {
     /// Microsoft's app-to-app docs, "Client-side Changes", verbatim.

@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 /// RFC 9110 §11 grammar, independent of the Office rules.
 @Suite struct AuthenticationChallengeTests {

@@ -1,6 +1,7 @@
 import PropertyBased
 import Testing
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct AuthorizationRequestTests {
     // Seed 004, "Invoking the sign in screen", verbatim.

@@ -1,6 +1,7 @@
 import PropertyBased
 import Testing
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct AuthorizationResponseTests {
     // Seed 004, "Host's redirect URL that ends the OAuth flow", verbatim.

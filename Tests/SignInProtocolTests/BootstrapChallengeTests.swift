@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct BootstrapChallengeTests {
     /// The docs' sample header value, verbatim (Microsoft's Office app-to-app docs, from Microsoft's Office app-to-app docs): note the mixed

@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct BootstrapResponseTests {
     @Test func decodesABootstrapWithAndWithoutFriendlyName() throws {

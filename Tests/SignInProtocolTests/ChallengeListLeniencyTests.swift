@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 /// RFC 9110 §5.6.1: recipients accept empty list elements anywhere, senders must not write them. The parser does
 /// the first; `BootstrapChallenge.senderIssues` reports the second, so leniency never hides a host's mistake.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct EcosystemOperationTests {
     @Test func readsTheKnownOperationsAndKeepsUnknownOnes() {

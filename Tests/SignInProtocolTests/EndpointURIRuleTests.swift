@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct EndpointURIRuleTests {
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Testing
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct PercentEncodingTests {
     @Test func encodesEverythingOutsideTheUnreservedSet() {

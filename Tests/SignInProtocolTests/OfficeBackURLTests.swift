@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct OfficeBackURLTests {
     /// Microsoft's app-to-app docs, "Your app invoking Office iOS ("Back" URL)", verbatim.

@@ -2,6 +2,7 @@ import PropertyBased
 import Testing
 
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct OfficeToURLTests {
     /// Microsoft's app-to-app docs, "Office iOS invoking your app ("To" URL)", verbatim.

@@ -1,5 +1,6 @@
 import Testing
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 /// The byte-level fast paths must agree exactly with the plain definitions they replace.
 @Suite struct ParameterNamesTests {

@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import Testing
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct TokenRequestTests {
     @Test func spidCodeRedemption() throws {

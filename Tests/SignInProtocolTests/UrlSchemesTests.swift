@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import SignInProtocol
+@testable import SignInProtocolCore
 
 @Suite struct UrlSchemesTests {
     /// The `UrlSchemes` value of the docs' sample header (Microsoft's Office app-to-app docs, Microsoft's app-to-app docs), verbatim.

@@ -1,4 +1,4 @@
-import SignInProtocol
+import SignInProtocolCore
 
 extension AndroidManifest {
     /// The Android app entries of `urlSchemes` that this manifest must satisfy: those naming its package. A

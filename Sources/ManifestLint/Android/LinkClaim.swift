@@ -23,14 +23,13 @@ public struct LinkClaim: Sendable, Hashable, CustomStringConvertible {
         var owners = [Owner]()
         for component in manifest.components where component.kind == .activity || component.kind == .activityAlias {
             for filter in component.intentFilters where filter.isView {
-                let hosts = filter.dataAttributes("host").map { $0.value.asciiLowercasedForMatching }
-                let paths = RedirectURI.PathKind.allCases.flatMap { kind in
-                    filter.dataAttributes(kind.rawValue).map { kind == .path ? $0.value : "\($0.value) (\(kind.rawValue))" }
-                }
+                var hostsAndPaths: (hosts: [String], paths: [String])?
                 for scheme in filter.schemes {
                     let key = scheme.value.asciiLowercasedForMatching
                     guard !key.isEmpty, !URISchemeSyntax.publicSchemes.contains(key), !BuildTimeValue.isPlaceholder(key)
                     else { continue }
+                    let (hosts, paths) = hostsAndPaths ?? Self.hostsAndPaths(filter)
+                    hostsAndPaths = (hosts, paths)
                     for host in hosts.isEmpty ? [""] : hosts {
                         for path in paths.isEmpty || host.isEmpty ? [""] : paths {
                             owners.append(Owner(claim: LinkClaim(scheme: key, host: host, path: path), component: component, scheme: scheme))
@@ -40,5 +39,26 @@ public struct LinkClaim: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return owners
+    }
+
+    /// The filter's hosts (lowercased) and paths, the paths by kind in `PathKind` order and then in document order,
+    /// kinds other than `path` named (`/items (pathPrefix)`). One pass over the `<data>` elements' attributes
+    /// rather than one per kind: on the 5,000-line benchmark manifest this was a tenth of the rule's cost.
+    static func hostsAndPaths(_ filter: IntentFilter) -> (hosts: [String], paths: [String]) {
+        var hosts = [String]()
+        var pathsByKind = [[String]](repeating: [], count: RedirectURI.PathKind.allCases.count)
+        for data in filter.data {
+            // A name appears once per element (XML allows no repeated attribute), as `attribute(_:namespace:)` finds it.
+            for attribute in data.attributes where attribute.namespaceURI == AndroidNamespace.uri {
+                if attribute.name == "host" {
+                    hosts.append(attribute.value.asciiLowercasedForMatching)
+                } else if let kind = RedirectURI.PathKind(rawValue: attribute.name),
+                    let index = RedirectURI.PathKind.allCases.firstIndex(of: kind)
+                {
+                    pathsByKind[index].append(kind == .path ? attribute.value : "\(attribute.value) (\(kind.rawValue))")
+                }
+            }
+        }
+        return (hosts, Array(pathsByKind.joined()))
     }
 }

@@ -1,4 +1,4 @@
-import SignInProtocol
+import SignInProtocolCore
 
 /// The activities of a manifest that receive sign-in: the auth activity a UrlSchemes entry names, activities with
 /// a VIEW filter for a plain UrlSchemes scheme or matching a configured redirect URI, and the redirect activities

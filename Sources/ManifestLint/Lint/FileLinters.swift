@@ -51,7 +51,10 @@ enum FileLinter {
     {
         let document: XMLDocument
         do {
-            document = try XMLReader(limits: limits).read(bytes, validation: ManifestSchemas.androidManifestValidation)
+            // Text has no meaning in a manifest (its schema allows it in no element it knows), so indentation
+            // need not become nodes.
+            document = try XMLReader(limits: limits, dropsBlankText: true)
+                .read(bytes, validation: ManifestSchemas.androidManifestValidation)
         } catch {
             return ([XMLParseFailed().diagnosis(error)], nil)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import SignInProtocol
+import SignInProtocolCore
 
 /// Where the UrlSchemes that manifests and plists are compared with comes from.
 public enum UrlSchemesSource: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import SignInProtocol
+import SignInProtocolCore
 
 /// A check with a stable identity. Each rule is one type in one file under `Rules/`, listed once in
 /// `RuleCatalog`, with its own test; a test makes sure no file is left out of the catalog.

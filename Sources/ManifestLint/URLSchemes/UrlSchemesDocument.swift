@@ -1,4 +1,4 @@
-import SignInProtocol
+import SignInProtocolCore
 
 /// A url_schemes.json file (or the JSON inside a challenge's UrlSchemes) with positions, and the `UrlSchemes`
 /// value SignInProtocol decodes from it when it is valid.

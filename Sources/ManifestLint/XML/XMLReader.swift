@@ -12,15 +12,32 @@ public struct XMLDocument: Sendable, Hashable {
 /// entities, a byte and a depth limit, and every libxml2 message captured instead of printed.
 public struct XMLReader: Sendable {
     public var limits: XMLParseLimits
+    /// Drops whitespace-only text between elements while parsing (`blankTextOptions`), for vocabularies where it is
+    /// only layout.
+    var dropsBlankText = false
 
     public init(limits: XMLParseLimits = .default) {
         self.limits = limits
     }
 
+    init(limits: XMLParseLimits, dropsBlankText: Bool) {
+        self.limits = limits
+        self.dropsBlankText = dropsBlankText
+    }
+
     /// Without XML_PARSE_NOENT entities stay references, without XML_PARSE_DTDLOAD no external DTD is read; NONET
     /// blocks the network and our entity loader blocks the rest. NOCDATA merges CDATA into text, BIG_LINES keeps
-    /// line numbers past 65535 exact.
-    static let parseOptions = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
+    /// line numbers past 65535 exact. COMPACT stores short text in its node instead of a separate allocation
+    /// (xmllint's default; the text stays readable through `content` as long as the document lives).
+    static let parseOptions = Int32(
+        XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
+            | XML_PARSE_COMPACT.rawValue)
+
+    /// `parseOptions` plus NOBLANKS: no text node for the indentation between elements, which for a 5,000-line
+    /// manifest is a node per element that nothing reads. libxml2 keeps whitespace that is an element's whole
+    /// content or is next to other text (`areBlanks` in libxml2's parser.c), so only whitespace between markup
+    /// (elements, comments, processing instructions) goes.
+    static let blankTextOptions = parseOptions | Int32(XML_PARSE_NOBLANKS.rawValue)
 
     /// The name libxml2 gives the document in its errors, to tell them from errors inside an entity's text.
     static let documentName = "document"
@@ -57,12 +74,16 @@ public struct XMLReader: Sendable {
         guard let context = xmlNewParserCtxt() else {
             return .failure(XMLReadError(reason: .notWellFormed(libxml2Code: 2), message: "out of memory", position: .startOfFile))
         }
-        defer { xmlFreeParserCtxt(context) }
-        let document = buffer.withMemoryRebound(to: CChar.self) { chars in
+        let parsed = buffer.withMemoryRebound(to: CChar.self) { chars in
             xmlCtxtReadMemory(
-                context, chars.baseAddress, Int32(chars.count), Self.documentName, nil, Self.parseOptions)
+                context, chars.baseAddress, Int32(chars.count), Self.documentName, nil,
+                dropsBlankText ? Self.blankTextOptions : Self.parseOptions)
         }
-        guard let document else { return .failure(Self.firstParseError(capture)) }
+        // Freed now rather than after the copy below: the context holds libxml2's own copy of the whole input
+        // (xmlCtxtReadMemory reads from a copy), whose pages the copy can then reuse. The document keeps its names:
+        // it holds a reference to the context's dictionary.
+        xmlFreeParserCtxt(context)
+        guard let document = parsed else { return .failure(Self.firstParseError(capture)) }
         defer { xmlFreeDoc(document) }
         guard let rootNode = xmlDocGetRootElement(document) else {
             return .failure(Self.firstParseError(capture))

@@ -86,7 +86,22 @@ struct XMLSourceMap {
             var column = column
             var afterCR = afterCR
             var index = counted
+            let base = UnsafeRawPointer(bytes.baseAddress)
             while index < offset {
+                // Eight bytes at a time while they are all printable ASCII (0x0E to 0x7F: no line end, no UTF-8
+                // byte), a column each: most of a manifest is such runs. No byte at or over 0x80, then none under
+                // 0x0E ("has a byte less than n", https://graphics.stanford.edu/~seander/bithacks.html#HasLessInWord).
+                if let base, offset - index >= 8 {
+                    let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    if word & 0x8080_8080_8080_8080 == 0,
+                        (word &- 0x0E0E_0E0E_0E0E_0E0E) & ~word & 0x8080_8080_8080_8080 == 0
+                    {
+                        column += 8
+                        afterCR = false
+                        index += 8
+                        continue
+                    }
+                }
                 let byte = bytes[index]
                 index += 1
                 if byte > UInt8(ascii: "\r") {  // neither LF nor CR

@@ -13,10 +13,11 @@ public struct SchemeClaimedTwice: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        var first = [LinkClaim: LinkClaim.Owner]()
+        let owners = LinkClaim.claims(of: manifest)
+        var first = [LinkClaim: LinkClaim.Owner](minimumCapacity: owners.count)  // no rehashing as it fills
         var reported = Set<SourcePosition>()
         var diagnoses = [Diagnosis]()
-        for owner in LinkClaim.claims(of: manifest) {
+        for owner in owners {
             guard let earlier = first[owner.claim] else {
                 first[owner.claim] = owner
                 continue

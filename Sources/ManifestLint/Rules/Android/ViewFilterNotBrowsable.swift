@@ -19,8 +19,10 @@ public struct ViewFilterNotBrowsable: AndroidManifestRule {
             for filter in component.intentFilters where filter.isView {
                 let mimeOnly = !filter.data.isEmpty && filter.schemes.isEmpty
                 guard !mimeOnly else { continue }
-                let present = Set(filter.categories.map(\.value))
-                let missing = [IntentFilter.defaultCategory, IntentFilter.browsableCategory].filter { !present.contains($0) }
+                // Two names looked up in a filter's few categories: no set of them to build (callgrind).
+                let missing = [IntentFilter.defaultCategory, IntentFilter.browsableCategory].filter { category in
+                    !filter.categories.contains { $0.value == category }
+                }
                 guard !missing.isEmpty else { continue }
                 let names = missing.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
                 diagnoses.append(

@@ -1,4 +1,4 @@
-import SignInProtocol
+import SignInProtocolCore
 
 /// The partner app returns to Office through the calling app's Back-URL scheme (`ms-word-tp`, …); checking first
 /// with `canOpenURL` needs the scheme in `LSApplicationQueriesSchemes`, or iOS answers "no" and the app never returns.

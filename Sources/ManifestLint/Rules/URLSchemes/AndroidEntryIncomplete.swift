@@ -1,4 +1,4 @@
-import SignInProtocol
+import SignInProtocolCore
 
 /// Android entries are `VersionCode, PackageName, AuthActivityName` triples, flattened (Microsoft's app-to-app docs); an all-digit
 /// item starts a triple. The triple grammar is SignInProtocol's (`UrlSchemes(json:)`): this rule asks it about the

@@ -1,4 +1,4 @@
-import SignInProtocol
+import SignInProtocolCore
 
 /// A platform key given twice leaves Office to pick one list (JSON parsers disagree on which); the same scheme or
 /// Android package listed twice only makes Office try it twice.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Proof Key for Code Exchange (RFC 7636): the client proves at the token endpoint that it is the one that
@@ -32,14 +31,6 @@ public enum PKCE {
             let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
             // Cannot fail: base64url of 32 bytes is 43 unreserved characters.
             return try! Verifier(Base64URL.encode(bytes))
-        }
-
-        /// The challenge to send in the authorization request.
-        public func challenge(method: Method = .s256) -> Challenge {
-            switch method {
-            case .plain: Challenge(trustedValue: value, method: .plain)
-            case .s256: Challenge(trustedValue: PKCE.s256(value), method: .s256)
-            }
         }
 
         /// Never prints the secret.
@@ -78,7 +69,7 @@ public enum PKCE {
             self.method = method
         }
 
-        init(trustedValue: String, method: Method) {
+        package init(trustedValue: String, method: Method) {
             self.value = trustedValue
             self.method = method
         }
@@ -104,12 +95,6 @@ public enum PKCE {
             }
             return try Challenge(value: challenge, method: parsed)
         }
-
-        /// Whether `verifier` answers this challenge; compares in constant time.
-        public func isAnswered(by verifier: Verifier) -> Bool {
-            let expected = verifier.challenge(method: method).value
-            return PKCE.constantTimeEqual(Array(expected.utf8), Array(value.utf8))
-        }
     }
 
     /// What the token endpoint concluded about PKCE for one code redemption.
@@ -120,28 +105,6 @@ public enum PKCE {
         case notUsed
         /// The redemption must be refused; `failure.oauthError` is the answer.
         case rejected(Failure)
-    }
-
-    /// Checks a token request's `code_verifier` against the challenge stored with the code (RFC 7636 §4.6).
-    ///
-    /// - Parameters:
-    ///   - verifier: the raw `code_verifier` parameter, nil when absent.
-    ///   - challenge: the challenge the code was issued with, nil when it had none.
-    public static func verify(verifier: String?, against challenge: Challenge?) -> Verification {
-        let verifier = verifier.nonEmpty
-        switch (challenge, verifier) {
-        case (nil, nil):
-            return .notUsed
-        case (nil, .some):
-            // RFC 9700 §4.8.2: otherwise an attacker can bypass PKCE by downgrading the authorization request.
-            return .rejected(.verifierWithoutChallenge)
-        case (.some, nil):
-            return .rejected(.missingVerifier)
-        case (.some(let challenge), .some(let raw)):
-            let parsed: Verifier
-            do { parsed = try Verifier(raw) } catch { return .rejected(error) }
-            return challenge.isAnswered(by: parsed) ? .verified(challenge.method) : .rejected(.mismatch)
-        }
     }
 
     /// Why PKCE refused a request.
@@ -188,7 +151,7 @@ public enum PKCE {
 
     // MARK: Internals
 
-    static func syntaxProblem(_ value: String) -> String? {
+    package static func syntaxProblem(_ value: String) -> String? {
         let count = value.utf8.count
         guard (43...128).contains(count) else { return "length is \(count), must be 43 to 128 (RFC 7636 §4.1)" }
         if let index = value.utf8.firstIndex(where: { !PercentEncoding.isUnreserved($0) }) {
@@ -198,16 +161,11 @@ public enum PKCE {
         return nil
     }
 
-    /// Base64url without padding of the SHA-256 (RFC 7636 §4.2, Appendix A).
-    static func s256(_ verifier: String) -> String {
-        Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
-    }
-
     static func isBase64URLByte(_ byte: UInt8) -> Bool {
         PercentEncoding.isUnreserved(byte) && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "~")
     }
 
-    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    package static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0
         for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
