@@ -74,7 +74,7 @@ struct BrokerStoreOutage: Sendable {
             throw error
         } catch {
             context.logger.error("broker step failed in the store", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            return BrokerEndpoints.error(OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again"))
+            return BrokerEndpoints.error(OAuthError.storeUnavailable)
         }
     }
 }

@@ -11,7 +11,7 @@ extension AccessTokenVerifier {
         do {
             verified = try await verifiedToken(jwt, at: now)
         } catch .storeUnavailable {
-            throw OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again")
+            throw OAuthError.storeUnavailable
         } catch {
             throw OAuthError(code, description: "the access token is not valid")
         }

@@ -32,7 +32,7 @@ struct BearerChallenge: Sendable {
     /// The store could not be asked: 503 with `Retry-After`, never a pass.
     static func unavailable() -> Response {
         var response = OAuthHTTPResponse.json(
-            Array(OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again").json.utf8),
+            Array(OAuthError.storeUnavailable.json.utf8),
             status: .serviceUnavailable)
         response.headers[.retryAfter] = "5"
         return response

@@ -22,7 +22,7 @@ extension AccessTokenVerifier {
         do {
             verified = try await verifiedToken(jwt, at: time)
         } catch .storeUnavailable {
-            throw OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again")
+            throw OAuthError.storeUnavailable
         } catch {
             return nil
         }

@@ -67,6 +67,21 @@ func storeCall<T>(_ body: () async throws -> T) async throws(OAuthError) -> T {
     do {
         return try await body()
     } catch {
-        throw OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again")
+        throw .storeUnavailable
+    }
+}
+
+/// `storeCall` for work that does not wait: signing with a key the store holds.
+func unavailableOnFailure<T>(_ body: () throws -> T) throws(OAuthError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw .storeUnavailable
+    }
+}
+
+extension OAuthError {
+    static var storeUnavailable: OAuthError {
+        OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again")
     }
 }

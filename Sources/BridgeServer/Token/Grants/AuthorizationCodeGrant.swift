@@ -37,6 +37,19 @@ struct AuthorizationCodeGrant: GrantHandler {
         let redemption = try await storeCall {
             try await store.redeemAuthorizationCode(TokenDigest(of: code), at: now, issuing: draft, sessionContext: sessionContext)
         }
+        return try answer(
+            redemption, access: access, refresh: refresh, redirectURI: redirectURI, codeVerifier: codeVerifier,
+            client: client, at: now)
+    }
+
+    /// The checks on the consumed code and the signed answer, outside `exchange`: an async function's frame holds
+    /// every temporary of its body, and a connection keeps its deepest frames while it is open (3,248 bytes when
+    /// this was inlined there, against the async function pointer's context size now).
+    @inline(never)
+    func answer(
+        _ redemption: CodeRedemption, access: AccessTokenDraft, refresh: SecretToken?, redirectURI: String?,
+        codeVerifier: String?, client: AuthenticatedClient, at now: Date
+    ) throws(OAuthError) -> TokenResponse {
         let record: AuthorizationCodeRecord
         let grant: GrantRecord
         switch redemption {
@@ -52,11 +65,11 @@ struct AuthorizationCodeGrant: GrantHandler {
         try CheckPKCE.check(record, verifier: codeVerifier, client: client)
         // No second look at the grant: were it revoked from now on (a concurrent replay), the tokens below would be
         // refused anyway, because every token's status is read through its grant.
-        let signed = try await storeCall { try minter.signed(access, in: grant, scope: record.scope) }
+        let signed = try unavailableOnFailure { try minter.signed(access, in: grant, scope: record.scope) }
         var response = TokenMinter.response(signed, issuedAt: now, refreshToken: refresh, scope: record.scope)
         if let idTokens, OpenIDScope.isOpenID(record.scope) {
             // OpenID Connect Core §3.1.3.3: a code requested with scope=openid yields an ID token too.
-            let idToken = try await storeCall {
+            let idToken = try unavailableOnFailure {
                 try idTokens.idToken(
                     subject: grant.subject, clientID: client.id, nonce: record.nonce, authTime: record.authTime,
                     accessToken: signed.token, at: now)
