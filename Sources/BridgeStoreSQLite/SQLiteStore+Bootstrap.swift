@@ -13,9 +13,17 @@ extension SQLiteStore {
     public func bootstrap(_ step: BootstrapStep, at now: Date) async throws -> BootstrapStatus {
         precondition(!step.wopiTokens.isEmpty, "a bootstrap records at least its ecosystem token")
         let status = try await bootstraps.submit(BootstrapAttempt(step: step, now: now), run: runBootstraps)
-        guard case .active(var grant, let user) = status, let context = step.sessionContext, context != grant.sessionContext
+        guard case .active(let grant, _) = status, let context = step.sessionContext, context != grant.sessionContext
         else { return status }
-        // Office sends it on every call and it changes once per sign-in: only a change costs this second write.
+        return try await recordingSessionContext(context, in: status)
+    }
+
+    /// Office sends the session context on every call and it changes once per sign-in: only a change costs this
+    /// second write. A function of its own, so that the usual case's async frame does not hold this path's
+    /// temporaries too (2,672 bytes with both).
+    @inline(never)
+    func recordingSessionContext(_ context: String, in status: BootstrapStatus) async throws -> BootstrapStatus {
+        guard case .active(var grant, let user) = status else { return status }
         _ = try await recordSessionContext(context, grant: grant.id)
         grant.sessionContext = context
         return .active(grant, user)

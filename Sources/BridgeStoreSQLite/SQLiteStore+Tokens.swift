@@ -137,6 +137,13 @@ extension SQLiteStore {
         if let consumed = try await codeConsumptions.submit(attempt, run: consumeCodes) {
             return .redeemed(consumed.0, consumed.1)
         }
+        return try await redeemOutsideTheBatch(attempt, digest: digest, at: now)
+    }
+
+    /// A code the batch did not consume: unknown, expired, revoked or replayed. A function of its own, so that the
+    /// usual case's async frame does not hold this path's temporaries too (2,864 bytes with both).
+    @inline(never)
+    func redeemOutsideTheBatch(_ attempt: CodeConsumption, digest: TokenDigest, at now: Date) async throws -> CodeRedemption {
         // What follows may revoke a grant (a replay).
         defer { noteChange() }
         return try await transaction("authorization code redemption") { tx in

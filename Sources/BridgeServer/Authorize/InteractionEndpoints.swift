@@ -53,7 +53,9 @@ struct InteractionEndpoints: Sendable {
         }
     }
 
-    /// The answer to where a request stands: the first of `InteractionSteps.sequence` that applies.
+    /// The answer to where a request stands: the first of `InteractionSteps.sequence` that applies. Never inlined:
+    /// its callers await the store first, and an inlined copy made their async frames hold its temporaries too.
+    @inline(never)
     func respond(
         to progress: AuthorizationProgress, code: SecretToken, id: String, pending: PendingAuthorization,
         client: BridgeConfiguration.Client, browserSecret: String, method: HTTPRequest.Method,
