@@ -168,41 +168,31 @@ extension PostgresStore {
 
 extension PostgresStore {
     public func purgeExpired(before cutoff: Date, limit: Int) async throws -> Int {
-        let cutoff = Milliseconds.from(cutoff)
-        // One round trip for every table. `FOR UPDATE SKIP LOCKED`: rows a request holds (a code being redeemed) are
-        // left for the next batch, and instances that purge at the same moment share the rows instead of waiting
-        // on each other (https://www.postgresql.org/docs/current/sql-select.html#SQL-FOR-UPDATE-SHARE).
-        let row = try await rows(
-            Subject("purge"),
-            """
-            WITH a AS (DELETE FROM access_tokens WHERE ctid IN (SELECT ctid FROM access_tokens
-                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
-            w AS (DELETE FROM wopi_access_tokens WHERE ctid IN (SELECT ctid FROM wopi_access_tokens
-                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
-            c AS (DELETE FROM authorization_codes WHERE ctid IN (SELECT ctid FROM authorization_codes
-                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
-            s AS (DELETE FROM sessions WHERE ctid IN (SELECT ctid FROM sessions
-                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
-            p AS (DELETE FROM pending_authorizations WHERE ctid IN (SELECT ctid FROM pending_authorizations
-                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
-            f AS (DELETE FROM sign_in_failures WHERE ctid IN (SELECT ctid FROM sign_in_failures
-                WHERE failed_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
-            r AS (DELETE FROM refresh_tokens WHERE ctid IN (SELECT ctid FROM refresh_tokens
-                WHERE expires_at IS NOT NULL AND expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
-            t AS (DELETE FROM app_to_app_requests WHERE ctid IN (SELECT ctid FROM app_to_app_requests
-                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
-            x AS (DELETE FROM session_exchange_codes WHERE ctid IN (SELECT ctid FROM session_exchange_codes
-                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
-            ul AS (DELETE FROM upstream_logins WHERE ctid IN (SELECT ctid FROM upstream_logins
-                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1),
-            bs AS (DELETE FROM broker_sessions WHERE ctid IN (SELECT ctid FROM broker_sessions
-                WHERE expires_at < \(cutoff) LIMIT \(limit) FOR UPDATE SKIP LOCKED) RETURNING 1)
-            SELECT (SELECT count(*) FROM a) + (SELECT count(*) FROM w) + (SELECT count(*) FROM c)
-                + (SELECT count(*) FROM s) + (SELECT count(*) FROM p) + (SELECT count(*) FROM f)
-                + (SELECT count(*) FROM r) + (SELECT count(*) FROM t) + (SELECT count(*) FROM x)
-                + (SELECT count(*) FROM ul) + (SELECT count(*) FROM bs) AS n
-            """
-        ).first
+        var binds = PostgresBindings()
+        binds.append(Milliseconds.from(cutoff))
+        binds.append(limit)
+        let row = try await rows(Subject("purge"), PostgresQuery(unsafeSQL: Self.purgeSQL, binds: binds)).first
         return try row?.int("n") ?? 0
     }
+
+    /// One round trip for every table: a CTE per table deletes at most $2 rows that ended before $1, and the
+    /// statement returns their sum. `FOR UPDATE SKIP LOCKED`: rows a request holds (a code being redeemed) are left
+    /// for the next batch, and instances that purge at the same moment share the rows instead of waiting on each
+    /// other (https://www.postgresql.org/docs/current/sql-select.html#SQL-FOR-UPDATE-SHARE). Refresh tokens without
+    /// an expiry live as long as their grant; `expires_at < $1` is never true for a NULL.
+    static let purgeSQL: String = {
+        let tables = [
+            ("access_tokens", "expires_at"), ("wopi_access_tokens", "expires_at"), ("authorization_codes", "expires_at"),
+            ("sessions", "expires_at"), ("pending_authorizations", "expires_at"), ("sign_in_failures", "failed_at"),
+            ("refresh_tokens", "expires_at"), ("app_to_app_requests", "expires_at"),
+            ("session_exchange_codes", "expires_at"), ("upstream_logins", "expires_at"), ("broker_sessions", "expires_at"),
+        ]
+        let deletes = tables.enumerated().map { index, table in
+            let (name, column) = table
+            return "d\(index) AS (DELETE FROM \(name) WHERE ctid IN (SELECT ctid FROM \(name) WHERE \(column) < $1"
+                + " LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1)"
+        }
+        let counts = tables.indices.map { "(SELECT count(*) FROM d\($0))" }
+        return "WITH " + deletes.joined(separator: ",\n") + "\nSELECT " + counts.joined(separator: " + ") + " AS n"
+    }()
 }

@@ -238,5 +238,18 @@ enum SQLiteSchema {
             """,
             "CREATE INDEX broker_sessions_by_expiry ON broker_sessions (expires_at)",
         ],
+        // 8: the purge finds each batch of expired rows through an index (`purgeExpired(before:limit:)`). Without
+        // one, every batch scanned the tables whose expired rows were already gone to their end; expiries grow with
+        // time, so each insert adds to the index's last page.
+        [
+            "CREATE INDEX access_tokens_by_expiry ON access_tokens (expires_at)",
+            "CREATE INDEX wopi_access_tokens_by_expiry ON wopi_access_tokens (expires_at)",
+            "CREATE INDEX authorization_codes_by_expiry ON authorization_codes (expires_at)",
+            "CREATE INDEX refresh_tokens_by_expiry ON refresh_tokens (expires_at)",
+            "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
+            "CREATE INDEX pending_authorizations_by_expiry ON pending_authorizations (expires_at)",
+            "CREATE INDEX app_to_app_requests_by_expiry ON app_to_app_requests (expires_at)",
+            "CREATE INDEX sign_in_failures_by_time ON sign_in_failures (failed_at)",
+        ],
     ]
 }

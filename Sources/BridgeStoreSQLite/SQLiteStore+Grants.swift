@@ -150,9 +150,8 @@ extension SQLiteStore {
     public func purgeExpired(before cutoff: Date, limit: Int) async throws -> Int {
         try await transaction("purge") { tx in
             var count = 0
-            // Rows are found in rowid order, which is insertion order: the expired ones come first, so a batch stops
-            // early without an index on the expiry (one that every insert would pay for). Deleting by a bounded
-            // rowid list keeps SQLite's rowid set, and the transaction, small (https://sqlite.org/lang_delete.html).
+            // Each batch is found through the table's expiry index (migration 8). Deleting by a bounded rowid list
+            // keeps SQLite's rowid set, and the transaction, small (https://sqlite.org/lang_delete.html).
             for (table, column) in Self.purgedTables {
                 try tx.query(
                     "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE \(column) < ? LIMIT ?)",
