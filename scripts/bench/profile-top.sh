@@ -11,7 +11,7 @@ perf record -q -e cpu-clock -g -p "$pid" -o "$data" -- sleep "$seconds" >/dev/nu
 demangle() { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; }
 top() {  # sort-keys percent-limit lines
   perf report -i "$data" --stdio --no-children --sort "$1" --percent-limit "$2" -g none 2>/dev/null |
-    grep -vE '^(#|$)' | head -"$3" | sed -E 's/ +/ /g; s/^ //; s/( -)+ *$//'
+    grep -vE '^(#|$)' | head -"$3" | sed -E 's/ +/ /g; s/^ //; s/( -)+ *$//' || true  # head closes early: SIGPIPE upstream
 }
 {
   echo "CPU time by library (self):"
