@@ -21,7 +21,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	SWIFT=$(SWIFT) bash scripts/release/build.sh
 
 # The PostgreSQL store's tests, and two instances over one database (multi_instance.py, outage.py), run against
 # throwaway clusters that the script starts and always stops.

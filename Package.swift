@@ -194,8 +194,18 @@ let package = Package(
             // 17 KB instead of 1.6 MB of table the loader reads at every start. Measured on the running server
             // (`scripts/bench/load.sh`, idle): RSS 50.0 -> 48.5 MiB, under mixed load 64.9 -> 63.7 MiB. Gold, the
             // default linker here, cannot pack them; lld ships with the Swift toolchain.
+            // The functions the server runs are laid out together, in the order of the file below (lld's
+            // --symbol-ordering-file), so that the pages they fault in hold little else: docs/memory.md. It takes
+            // effect function by function when every module is compiled with a section per function, as
+            // scripts/release/build.sh (`make release`) does.
             linkerSettings: [
-                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux], configuration: .release))
+                .unsafeFlags(
+                    [
+                        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/release/signin-bridge.order",
+                        "-Xlinker", "--no-warn-symbol-ordering",
+                    ],
+                    .when(platforms: [.linux], configuration: .release))
             ]
         ),
         // What a partner app copies: answer Office's To URL or Android intent (samples/partner-app/README.md).

@@ -41,7 +41,7 @@ machine() {  # $1: before|after
 [ -n "${ONLY:-}" ] || machine before
 
 echo "== release build"
-swift build -c release 2>&1 | tail -1
+bash scripts/release/build.sh 2>&1 | tail -1
 
 run() {  # name command…: runs one benchmark, keeping its output; a failure is reported, not fatal
   local name=$1; shift

@@ -21,7 +21,7 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2
 trap cleanup EXIT
 
 echo "== building release"
-swift build -c release --product signin-bridge 2>&1 | tail -1
+bash scripts/release/build.sh --product signin-bridge 2>&1 | tail -1
 bin=.build/release/signin-bridge
 
 # The sample configuration with its files in the work folder; bridge-quiet.yaml without per-request log lines.
@@ -62,7 +62,7 @@ first_start=$(for _ in 1 2 3 4 5; do
   cold_start "HTTP/1.1 401" /wopibootstrapper "${serve[@]}"
 done | median)
 restart=$(for _ in 1 2 3 4 5; do cold_start "HTTP/1.1 401" /wopibootstrapper "${serve[@]}"; done | median)   # existing files
-[ -x .build/release/RouteFloor ] || swift build -c release --product RouteFloor 2>&1 | tail -1
+[ -x .build/release/RouteFloor ] || bash scripts/release/build.sh --product RouteFloor 2>&1 | tail -1
 floor_start=$(for _ in 1 2 3 4 5; do cold_start "HTTP/1.1 200" /floor .build/release/RouteFloor "$BRIDGE_PORT"; done | median)
 
 start_bridge() {  # $1: configuration file

@@ -33,8 +33,8 @@ trap cleanup EXIT
 
 [ -x "$VENV/bin/gunicorn" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q authlib flask gunicorn cryptography; }
 echo "== building release"
-[ -n "${SIGNIN_BRIDGE:-}" ] || swift build -c release --product signin-bridge 2>&1 | tail -1
-[ -x .build/release/RouteFloor ] || swift build -c release --product RouteFloor 2>&1 | tail -1
+[ -n "${SIGNIN_BRIDGE:-}" ] || bash scripts/release/build.sh --product signin-bridge 2>&1 | tail -1
+[ -x .build/release/RouteFloor ] || bash scripts/release/build.sh --product RouteFloor 2>&1 | tail -1
 bin=${SIGNIN_BRIDGE:-.build/release/signin-bridge}
 
 wait_for() { for _ in $(seq 1 200); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }

@@ -26,9 +26,12 @@ trap cleanup EXIT
 
 if [ -z "${SIGNIN_BRIDGE:-}" ]; then
   echo "== building release"
-  swift build -c release --product signin-bridge 2>&1 | tail -1
+  bash scripts/release/build.sh --product signin-bridge 2>&1 | tail -1
 fi
 bin=${SIGNIN_BRIDGE:-.build/release/signin-bridge}
+# How current scripts/release/signin-bridge.order is (docs/memory.md): listed functions the binary still defines.
+order=scripts/release/signin-bridge.order
+echo "== hot-function order: $(nm --defined-only "$bin" | awk '{print $3}' | sort -u | comm -12 - <(sort -u "$order") | wc -l) of $(wc -l < "$order") listed functions are in the binary"
 
 sample_config "$work" "$PORT"
 "$bin" serve --config "$work/bridge.yaml" --port "$PORT" >"$work/bridge.log" 2>&1 &

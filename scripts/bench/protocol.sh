@@ -13,8 +13,8 @@ log="$(mktemp)"
 work="$(mktemp -d)"
 trap 'rm -rf "$log" "$work"' EXIT
 echo "building ProtocolBench (release)…" >&2
-swift build -c release --product ProtocolBench >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
-bench="$(swift build -c release --show-bin-path)/ProtocolBench"
+bash scripts/release/build.sh --product ProtocolBench >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+bench="$(bash scripts/release/build.sh --show-bin-path)/ProtocolBench"
 
 if [ "${1:-}" != "--instructions" ]; then
   exec "$bench"
