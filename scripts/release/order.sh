@@ -15,6 +15,7 @@
 #        then about a minute per round)
 #   ORDER_SCRATCH=dir     the instrumented build's scratch path (.build-order)
 #   RELEASE_SCRATCH=dir   the release build's (.build)
+#   COUNTS=keep           keep the listed functions and only add fault rounds (ROUNDS) to them
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/install-deps.sh bench
@@ -48,19 +49,21 @@ serve() {  # binary seconds-of-traffic [command prefix…]: one start from an em
 }
 fresh() { rm -f "$work"/bridge.sqlite* "$work"/signing-keys.json; }
 
-echo "== counts: instrumented build"
-scratch=${ORDER_SCRATCH:-.build-order}
-# SwiftPM links with the Swift driver, which adds no profile runtime for the C modules' counters: named here.
-runtime=$(ls "$toolchain"/lib/clang/*/lib/linux/libclang_rt.profile-x86_64.a | head -1)
-bash scripts/release/build.sh --product signin-bridge --scratch-path "$scratch" \
-  -Xswiftc -profile-generate -Xcc -fprofile-generate \
-  -Xlinker "$runtime" -Xlinker -u -Xlinker __llvm_profile_runtime >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
-instrumented="$(bash scripts/release/build.sh --scratch-path "$scratch" --show-bin-path)/signin-bridge"
-fresh; serve "$instrumented" "$LOAD_SECONDS" env LLVM_PROFILE_FILE="$work/%p.profraw"
-serve "$instrumented" "$LOAD_SECONDS" env LLVM_PROFILE_FILE="$work/%p.profraw"
-# The toolchain's own llvm-profdata: Debian's is older than the profile format the toolchain writes.
-"$toolchain/bin/llvm-profdata" merge --text -o - "$work"/*.profraw | python3 scripts/release/hot-functions.py counts > "$order"
-echo "   $(wc -l < "$order") functions"
+if [ "${COUNTS:-fresh}" = fresh ]; then
+  echo "== counts: instrumented build"
+  scratch=${ORDER_SCRATCH:-.build-order}
+  # SwiftPM links with the Swift driver, which adds no profile runtime for the C modules' counters: named here.
+  runtime=$(ls "$toolchain"/lib/clang/*/lib/linux/libclang_rt.profile-x86_64.a | head -1)
+  bash scripts/release/build.sh --product signin-bridge --scratch-path "$scratch" \
+    -Xswiftc -profile-generate -Xcc -fprofile-generate \
+    -Xlinker "$runtime" -Xlinker -u -Xlinker __llvm_profile_runtime >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
+  instrumented="$(bash scripts/release/build.sh --scratch-path "$scratch" --show-bin-path)/signin-bridge"
+  fresh; serve "$instrumented" "$LOAD_SECONDS" env LLVM_PROFILE_FILE="$work/%p.profraw"
+  serve "$instrumented" "$LOAD_SECONDS" env LLVM_PROFILE_FILE="$work/%p.profraw"
+  # The toolchain's own llvm-profdata: Debian's is older than the profile format the toolchain writes.
+  "$toolchain/bin/llvm-profdata" merge --text -o - "$work"/*.profraw | python3 scripts/release/hot-functions.py counts > "$order"
+  echo "   $(wc -l < "$order") functions"
+fi
 
 echo "== faults: release build, $ROUNDS rounds"
 release=(--scratch-path "${RELEASE_SCRATCH:-.build}")
