@@ -30,6 +30,10 @@ cleanup() { [ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$wor
 trap cleanup EXIT
 toolchain=$(dirname "$(dirname "$(realpath "$(command -v "${SWIFT:-swift}")")")")
 sample_config "$work" "$PORT"
+# The purge of expired records runs every 10 minutes in the sample; every second here, so that its code is listed
+# too (a soak otherwise faults it in at its first purge).
+sed -i 's/purgeIntervalSeconds: 600/purgeIntervalSeconds: 1/' "$work/bridge.yaml"
+grep -q 'purgeIntervalSeconds: 1 ' "$work/bridge.yaml" || { echo "order.sh: the sample's purge interval moved" >&2; exit 1; }
 
 serve() {  # binary seconds-of-traffic [command prefix…]: one start from an empty data folder, or a restart
   local bin=$1 seconds=$2; shift 2
