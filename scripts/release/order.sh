@@ -73,8 +73,8 @@ echo "== faults: release build, $ROUNDS rounds"
 release=(--scratch-path "${RELEASE_SCRATCH:-.build}")
 bin="$(bash scripts/release/build.sh "${release[@]}" --show-bin-path)/signin-bridge"
 for round in $(seq 1 "$ROUNDS"); do
-  # The order file is not an input SwiftPM tracks: removing the binary makes it link again.
-  rm -f "$bin"; bash scripts/release/build.sh "${release[@]}" --product signin-bridge >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
+  # build.sh links again whenever the order file is newer than the binary, as it is after each round that added.
+  bash scripts/release/build.sh "${release[@]}" --product signin-bridge >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
   fresh; serve "$bin" 3 perf record -q -e page-faults -c 1 -o "$work/faults.data" --
   perf script -i "$work/faults.data" -F ip,sym,dso --no-demangle 2>/dev/null \
     | python3 scripts/release/hot-functions.py faults "$bin" "$order" > "$work/new"
@@ -82,5 +82,5 @@ for round in $(seq 1 "$ROUNDS"); do
   echo "   round $round: $(wc -l < "$work/new") functions added"
   [ -s "$work/new" ] || break
 done
-rm -f "$bin"; bash scripts/release/build.sh "${release[@]}" --product signin-bridge 2>&1 | tail -1
+bash scripts/release/build.sh "${release[@]}" --product signin-bridge 2>&1 | tail -1
 echo "$order: $(wc -l < "$order") functions"
