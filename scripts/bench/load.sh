@@ -95,17 +95,21 @@ mean_t = sum(t for t, _ in steady) / n
 mean_m = sum(m for _, m in steady) / n
 var = sum((t - mean_t) ** 2 for t, _ in steady)
 slope = sum((t - mean_t) * (m - mean_m) for t, m in steady) / var * 600 if var else 0.0   # MiB per 10 minutes
+# The slope's 95% interval from the fit's residuals (standard error of a least-squares slope, t ~ 2): "flat within
+# noise" means the interval holds 0. Consecutive samples are correlated, so it is a lower bound on the real noise.
+resid = [m - mean_m - slope / 600 * (t - mean_t) for t, m in steady]
+spread = 2 * (sum(r * r for r in resid) / (n - 2) / var) ** 0.5 * 600 if var and n > 2 else 0.0
 mib = [kib / 1024 for _, kib in samples]
 anon = [row[2] / 1024 for row in rows]
 files = [row[3] / 1024 for row in rows]
 engine = [row[4] / 1024 for row in rows]
-print(f"{len(samples)} {mib[0]:.1f} {max(mib):.1f} {mib[-1]:.1f} {slope:.2f} {anon[0]:.1f} {anon[-1]:.1f} {files[-1]:.1f}"
+print(f"{len(samples)} {mib[0]:.1f} {max(mib):.1f} {mib[-1]:.1f} {slope:.2f} {spread:.2f} {anon[0]:.1f} {anon[-1]:.1f} {files[-1]:.1f}"
       f" {engine[0]:.1f} {max(engine):.1f} {engine[-1]:.1f} {max(row[6] for row in rows)}")
 PY
 )
-  read -r samples first max last slope anon_first anon_last file_last engine_first engine_max engine_last log_peak <<<"$soak_line"
-  echo "  RSS: $samples samples, first $first MiB, max $max MiB, last $last MiB; slope after the first minute $slope MiB per 10 min"
-  echo "  of which anonymous (heap) $anon_first MiB first, $anon_last MiB last; file-backed (binary, shared libraries) $file_last MiB"
+  read -r samples first max last slope slope_spread anon_first anon_last file_last engine_first engine_max engine_last log_peak <<<"$soak_line"
+  echo "  RSS: $samples samples, first $first MiB, max $max MiB, last $last MiB; slope after the first minute $slope ± $slope_spread MiB per 10 min"
+  echo "  of which anonymous (heap) $anon_first MiB first, $anon_last MiB last; file-backed (binary, shared libraries, WAL index) $file_last MiB"
   echo "  SQLite's own memory $engine_first MiB first, $engine_max MiB max, $engine_last MiB last; log queue peak $log_peak records"
   echo "  samples (seconds, RSS, anonymous, file KiB, SQLite KiB, log queue, log queue peak): ${SOAK_SAMPLES:-not kept}"
   [ -z "${SOAK_SAMPLES:-}" ] || cp "$work/rss-soak" "$SOAK_SAMPLES"
@@ -126,7 +130,7 @@ if [ -n "${RESULTS:-}" ]; then
       echo "soak_seconds=$SOAK_SECONDS"
       echo "soak_rps=$(awk '/^Requests\/sec/ {printf "%.0f", $2}' "$work/wrk-soak")"
       echo "soak_unexpected=$(( $(field mixed_unexpected "$work/wrk-soak") + $(field mixed_socket_errors "$work/wrk-soak") ))"
-      echo "soak_rss_first=$first"; echo "soak_rss_max=$max"; echo "soak_rss_last=$last"; echo "soak_slope=$slope"
+      echo "soak_rss_first=$first"; echo "soak_rss_max=$max"; echo "soak_rss_last=$last"; echo "soak_slope=$slope"; echo "soak_slope_spread=$slope_spread"
       echo "soak_anon_first=$anon_first"; echo "soak_anon_last=$anon_last"; echo "soak_file_last=$file_last"
       echo "soak_engine_first=$engine_first"; echo "soak_engine_max=$engine_max"; echo "soak_engine_last=$engine_last"
       echo "soak_log_queue_peak=$log_peak"

@@ -29,7 +29,7 @@ def number(key):
     value = figures.get(key)
     if value is None or value == "":
         return None
-    match = re.fullmatch(r"([0-9.]+)(us|ms|s)?", value)
+    match = re.fullmatch(r"(-?[0-9.]+)(us|ms|s)?", value)
     if not match:
         return None
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0, None: 1.0}[match.group(2)]   # wrk latencies → ms
@@ -104,6 +104,12 @@ limit_row("RSS under load, mixed flows at 256 connections", "load_rss_mib", "MiB
 limit_row("Mixed load: unexpected responses + socket errors", "load_errors", "", "== 0", "load", fmt="{:.0f}")
 if "soak_slope" in figures:
     limit_row("Soak: RSS max", "soak_rss_max", "MiB", "<= 64", "load")
+    slope, spread = number("soak_slope"), number("soak_slope_spread")
+    if slope is not None and spread is not None:
+        # Flat within noise: the slope's 95% interval (load.sh) holds zero.
+        rows.append(("Soak: RSS slope after the first minute", f"{slope:+.2f} ± {spread:.2f} MiB / 10 min",
+                     "none (absolute goal)", "", "flat within noise", "yes" if abs(slope) <= spread else "**no**",
+                     command("load"), None))
     limit_row("Soak: unexpected responses + socket errors", "soak_unexpected", "", "== 0", "load", fmt="{:.0f}")
 
 out = []
@@ -170,17 +176,18 @@ if load:
         w(f"- Soak, {figures.get('soak_seconds')} s at 256 connections: {figures.get('soak_rps', '?')} requests/s,"
           f" unexpected + errors {figures.get('soak_unexpected', '?')}; RSS first {figures.get('soak_rss_first')} MiB,"
           f" max {figures.get('soak_rss_max')} MiB, last {figures.get('soak_rss_last')} MiB; least-squares slope after"
-          f" the first minute {figures.get('soak_slope')} MiB per 10 minutes (goal: flat within noise). Of the last"
+          f" the first minute {figures.get('soak_slope')} ± {figures.get('soak_slope_spread', '?')} MiB per 10 minutes (95%"
+          f" interval from the fit's residuals; goal: flat within noise, the interval holds zero). Of the last"
           f" sample, {figures.get('soak_anon_last', '?')} MiB is anonymous memory (heap: {figures.get('soak_anon_first', '?')}"
           f" MiB at the first sample) and {figures.get('soak_file_last', '?')} MiB file-backed pages of the binary and"
-          f" the shared libraries (Swift runtime, Foundation, ICU, SQLite).")
+          f" the shared libraries (Swift runtime, Foundation, ICU, SQLite) and SQLite's mapped WAL index.")
         if "soak_engine_max" in figures:
             w(f"  SQLite's own memory (`signin_bridge_store_engine_memory_bytes`) {figures.get('soak_engine_first')} MiB"
               f" first, {figures.get('soak_engine_max')} MiB max, {figures.get('soak_engine_last')} MiB last; the request"
               f" log's queue (`signin_bridge_log_queue_peak_records`) peaked at {figures.get('soak_log_queue_peak')} records.")
     for key in ("load_unexpected", "load_rps", "load_p99", "load_probes", "load_authorizes", "load_tokens", "load_bootstraps",
                 "load_introspections", "load_socket_errors", "soak_seconds", "soak_rps", "soak_rss_first",
-                "soak_rss_last", "soak_slope", "soak_anon_first", "soak_anon_last", "soak_file_last", "soak_engine_first",
+                "soak_rss_last", "soak_slope", "soak_slope_spread", "soak_anon_first", "soak_anon_last", "soak_file_last", "soak_engine_first",
                 "soak_engine_max", "soak_engine_last", "soak_log_queue_peak"):
         used.add(key)
     w("")
