@@ -63,18 +63,32 @@ public final class SQLiteStore: Store {
 
     /// Opens (creating folders and file if needed) the database at `path` and applies pending migrations.
     public static func open(path: String, durability: Durability = .normal) async throws -> SQLiteStore {
+        try await open(path: path, durability: durability, walRestartFrames: WALCheckpointer.restartFrames)
+    }
+
+    /// How long a connection waits for another's lock (another process's writer, or a checkpoint) before failing.
+    static let busyTimeoutMilliseconds = 5000
+
+    /// `open`, with the checkpoints' interval and the log length that triggers a restart (WALCheckpointer) chosen:
+    /// tests make them small.
+    static func open(
+        path: String, durability: Durability, walRestartFrames: Int, checkpointInterval: Duration = .milliseconds(250)
+    ) async throws -> SQLiteStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let writer = try SQLiteWorker(path: path)
         do {
             try await writer.run { connection in
                 // Sleeps while another process holds the lock, instead of failing at once.
-                try connection.query("PRAGMA busy_timeout = 5000")
+                try connection.query("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)")
                 try connection.query("PRAGMA journal_mode = WAL")
                 try connection.query("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
                 try connection.query("PRAGMA foreign_keys = ON")
-                // Checkpoints run on their own connection (WALCheckpointer), never inside a commit.
+                // Checkpoints run between transactions (WALCheckpointer), never inside a commit.
                 try connection.query("PRAGMA wal_autocheckpoint = 0")
+                // After the log restarts, its file is cut back to this size: a one-off long log (a large purge, a
+                // migration) does not keep its disk space (sqlite.org/pragma.html#pragma_journal_size_limit).
+                try connection.query("PRAGMA journal_size_limit = \(walRestartFrames * 4096 * 2)")
                 try Self.migrate(connection)
             }
         } catch {
@@ -85,13 +99,13 @@ public final class SQLiteStore: Store {
         let checkpoints: SQLiteWorker
         do {
             readers = try await SQLiteReaders(path: path, count: readerCount) { connection in
-                try connection.query("PRAGMA busy_timeout = 5000")
+                try connection.query("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)")
                 try connection.query("PRAGMA query_only = ON")
                 try connection.query("PRAGMA cache_size = -\(Self.readerCacheKiB)")
             }
             checkpoints = try SQLiteWorker(path: path)
             try await checkpoints.run { connection in
-                try connection.query("PRAGMA busy_timeout = 5000")
+                try connection.query("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)")
                 // A checkpoint copies WAL frames into the file without going through this connection's page cache.
                 try connection.query("PRAGMA cache_size = -\(Self.checkpointerCacheKiB)")
             }
@@ -101,7 +115,8 @@ public final class SQLiteStore: Store {
         }
         return SQLiteStore(
             writer: writer, readers: readers,
-            checkpointer: WALCheckpointer(worker: checkpoints, interval: .milliseconds(250)))
+            checkpointer: WALCheckpointer(
+                checkpoints: checkpoints, writer: writer, interval: checkpointInterval, restartFrames: walRestartFrames))
     }
 
     /// Applies the migrations newer than the file's `user_version`, in one transaction.

@@ -1,37 +1,54 @@
 import Foundation
 
-/// Moves committed pages from the write-ahead log into the database file, off the write path. By default SQLite
-/// does it inside the commit that takes the log past 1,000 pages, which then waits for the checkpoint's fsync with
-/// the write lock held: every request behind it waits too (token redemption at 16 clients: p99 12 ms with it, 7 ms
-/// without). Here a connection of its own runs a PASSIVE checkpoint every `interval`, which never blocks the writer
-/// or the readers (sqlite.org/wal.html#ckpt). Should readers keep the log from being reset and it grow past
-/// `restartFrames`, one RESTART checkpoint (which waits for them) brings it back.
+/// Keeps the write-ahead log short, off the write path.
+///
+/// By default SQLite checkpoints inside the commit that takes the log past 1,000 pages, which then waits for the
+/// checkpoint's fsync with the write lock held: every request behind it waits too (token redemption at 16 clients:
+/// p99 12 ms with it, 7 ms without). Here a connection of its own runs a PASSIVE checkpoint every `interval`, which
+/// copies committed pages into the database file without blocking the writer or the readers (sqlite.org/wal.html#ckpt).
+///
+/// A PASSIVE checkpoint never rewinds the log, though: SQLite starts writing it from the beginning again only when a
+/// write begins after everything was copied and no reader still uses it, and under steady load there is always a
+/// reader ("checkpoint starvation", sqlite.org/wal.html#avoiding_excessively_large_wal_files). The log then grew to
+/// 500 MB in three minutes of mixed traffic, and the WAL index mapped beside it (`-shm`, 32 KiB per 4,096 pages,
+/// sqlite.org/walformat.html#shm) grew with it, in every connection's resident memory. So once the log is past
+/// `restartFrames`, a RESTART checkpoint runs on the writer's own connection: queued between two transactions it needs
+/// no write lock it could lose to the writer, it waits only for the reads already running (short single statements),
+/// and the writer's next transaction starts the log from the beginning.
 final class WALCheckpointer: Sendable {
-    static let restartFrames = 16_384  // 64 MiB of 4 KiB pages
+    /// 16 MiB of 4 KiB pages: about six seconds of the mixed load benchmark's writes, and the WAL index's first block.
+    static let restartFrames = 4_096
+    /// How long the restart waits for running reads before it gives up until the next tick; the writer's queue waits
+    /// that long at most (its own busy timeout, for other processes' locks, is 5 s).
+    static let restartWaitMilliseconds = 50
 
-    private let worker: SQLiteWorker
     private let loop: Task<Void, Never>
+    private let checkpoints: SQLiteWorker
 
-    init(worker: SQLiteWorker, interval: Duration) {
-        self.worker = worker
+    init(checkpoints: SQLiteWorker, writer: SQLiteWorker, interval: Duration, restartFrames: Int = restartFrames) {
+        self.checkpoints = checkpoints
         loop = Task {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
                 // A failed checkpoint is retried at the next tick; the log is still durable meanwhile.
-                _ = try? await worker.run { connection in
-                    guard let frames = try connection.query("PRAGMA wal_checkpoint(PASSIVE)").first?.column("log")?.integer,
-                        frames > Self.restartFrames
-                    else { return }
+                let frames = try? await checkpoints.run { connection in
+                    try connection.query("PRAGMA wal_checkpoint(PASSIVE)").first?.column("log")?.integer
+                }
+                guard let frames = frames ?? nil, frames > restartFrames else { continue }
+                _ = try? await writer.run { connection in
+                    try connection.query("PRAGMA busy_timeout = \(Self.restartWaitMilliseconds)")
+                    defer { _ = try? connection.query("PRAGMA busy_timeout = \(SQLiteStore.busyTimeoutMilliseconds)") }
                     try connection.query("PRAGMA wal_checkpoint(RESTART)")
                 }
             }
         }
     }
 
-    /// Stops the loop, waits for a checkpoint in progress, and closes the connection.
+    /// Stops the loop, waits for a checkpoint in progress, and closes the checkpoint connection (the writer is the
+    /// store's to close).
     func stop() async throws {
         loop.cancel()
         await loop.value
-        try await worker.close()
+        try await checkpoints.close()
     }
 }

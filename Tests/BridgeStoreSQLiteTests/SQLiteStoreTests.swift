@@ -1,5 +1,5 @@
 import BridgeStore
-import BridgeStoreSQLite
+@testable import BridgeStoreSQLite
 import BridgeStoreTesting
 import Foundation
 import Testing
@@ -76,6 +76,55 @@ struct SQLiteCheckpointTests {
             after = try fileSize(path)
         }
         #expect(after >= before + 500_000)
+        try await store.close()
+    }
+
+    /// Checkpoint starvation (sqlite.org/wal.html#avoiding_excessively_large_wal_files): with writes and reads that
+    /// never pause, a checkpoint that only copies pages never lets the log start over, and the log and its mapped
+    /// index grow for as long as the load lasts. Eight writers append about 100 MB of log here while a reader never
+    /// stops; the log must keep starting over near its limit (256 pages, 1 MiB, looked at every 10 ms).
+    @Test func theLogStartsOverWhileWritesAndReadsNeverPause() async throws {
+        let path = try TemporaryDirectory.make().appendingPathComponent("bridge.sqlite").path
+        let store = try await SQLiteStore.open(
+            path: path, durability: .normal, walRestartFrames: 256, checkpointInterval: .milliseconds(10))
+        func fileSize(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        }
+        try await store.saveUser(UserRecord(id: "reader", signInName: "reader@example.com", friendlyName: "Reader"))
+        let reading = Task {
+            var reads = 0
+            while !Task.isCancelled, (try? await store.user(id: "reader")) != nil { reads += 1 }
+            return reads
+        }
+        let sampling = Task {
+            var largest = 0
+            while !Task.isCancelled {
+                largest = max(largest, fileSize(path + "-wal"))
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return largest
+        }
+        let padding = String(repeating: "x", count: 3_000)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    for index in 0..<1_000 {
+                        try await store.saveUser(
+                            UserRecord(id: "w\(writer)-\(index)", signInName: "w\(writer)-\(index)@example.com", friendlyName: padding))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        reading.cancel()
+        sampling.cancel()
+        let reads = await reading.value
+        let largestLog = await sampling.value
+        #expect(reads > 100)
+        // Restarts keep the log to its limit plus what one tick's writes add.
+        #expect(largestLog < 10_000_000, "the write-ahead log reached \(largestLog) bytes")
+        // Past 4,062 pages the index would need a second 32 KiB block (sqlite.org/walformat.html#shm).
+        #expect(fileSize(path + "-shm") <= 32_768)
         try await store.close()
     }
 }
