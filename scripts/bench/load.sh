@@ -72,12 +72,15 @@ soak_line=""
 if [ "$SOAK_SECONDS" -gt 0 ]; then
   echo "== soak: mixed flows, $CONNECTIONS connections, ${SOAK_SECONDS} s, RSS every ${SAMPLE_SECONDS} s"
   # Each sample: seconds, RSS, and its anonymous (heap) and file-backed (binary and shared libraries) parts, in KiB;
-  # then from /metrics: SQLite's own memory in KiB, the log writer's queue now and its peak, in records.
+  # then from /metrics: SQLite's own memory in KiB, the log writer's queue now and its peak, in records; then the
+  # sizes of SQLite's write-ahead log and of its mapped index (-shm, part of the file-backed RSS), in KiB.
   ( elapsed=0; while kill -0 "$server" 2>/dev/null; do
       echo "$elapsed $(rss_kib) $(awk '/RssAnon/ {a = $2} /RssFile/ {f = $2} END {print a, f}' "/proc/$server/status")" \
         "$(curl -s "http://127.0.0.1:$PORT/metrics" | awk '$1 == "signin_bridge_store_engine_memory_bytes" {e = $2 / 1024}
             $1 == "signin_bridge_log_queue_records" {q = $2} $1 == "signin_bridge_log_queue_peak_records" {p = $2}
-            END {printf "%d %d %d", e, q, p}')"
+            END {printf "%d %d %d", e, q, p}')" \
+        "$(( $(stat -c %s "$work/bridge.sqlite-wal" 2>/dev/null || echo 0) / 1024 ))" \
+        "$(( $(stat -c %s "$work/bridge.sqlite-shm" 2>/dev/null || echo 0) / 1024 ))"
       sleep "$SAMPLE_SECONDS"; elapsed=$((elapsed + SAMPLE_SECONDS)); done ) > "$work/rss-soak" &
   sampler=$!
   mixed "$SOAK_SECONDS" "$work/wrk-soak"
@@ -86,7 +89,7 @@ if [ "$SOAK_SECONDS" -gt 0 ]; then
   errors=$(( errors + $(field mixed_unexpected "$work/wrk-soak") + $(field mixed_socket_errors "$work/wrk-soak") ))
   soak_line=$(python3 - "$work/rss-soak" "$SOAK_SECONDS" <<'PY'
 import sys
-rows = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if len(line.split()) == 7]
+rows = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if len(line.split()) == 9]
 rows = [row for row in rows if row[0] <= int(sys.argv[2])]
 samples = [(t, kib) for t, kib, *_ in rows]
 steady = [(t, kib / 1024) for t, kib in samples if t >= 60] or [(t, kib / 1024) for t, kib in samples]
@@ -104,14 +107,17 @@ anon = [row[2] / 1024 for row in rows]
 files = [row[3] / 1024 for row in rows]
 engine = [row[4] / 1024 for row in rows]
 print(f"{len(samples)} {mib[0]:.1f} {max(mib):.1f} {mib[-1]:.1f} {slope:.2f} {spread:.2f} {anon[0]:.1f} {anon[-1]:.1f} {files[-1]:.1f}"
-      f" {engine[0]:.1f} {max(engine):.1f} {engine[-1]:.1f} {max(row[6] for row in rows)}")
+      f" {engine[0]:.1f} {max(engine):.1f} {engine[-1]:.1f} {max(row[6] for row in rows)}"
+      f" {max(row[7] for row in rows) / 1024:.1f} {rows[0][8]} {max(row[8] for row in rows)}")
 PY
 )
-  read -r samples first max last slope slope_spread anon_first anon_last file_last engine_first engine_max engine_last log_peak <<<"$soak_line"
+  read -r samples first max last slope slope_spread anon_first anon_last file_last engine_first engine_max engine_last log_peak wal_max shm_first shm_max <<<"$soak_line"
   echo "  RSS: $samples samples, first $first MiB, max $max MiB, last $last MiB; slope after the first minute $slope ± $slope_spread MiB per 10 min"
   echo "  of which anonymous (heap) $anon_first MiB first, $anon_last MiB last; file-backed (binary, shared libraries, WAL index) $file_last MiB"
   echo "  SQLite's own memory $engine_first MiB first, $engine_max MiB max, $engine_last MiB last; log queue peak $log_peak records"
-  echo "  samples (seconds, RSS, anonymous, file KiB, SQLite KiB, log queue, log queue peak): ${SOAK_SAMPLES:-not kept}"
+  echo "  SQLite's write-ahead log at most $wal_max MiB; its index $shm_first KiB first, $shm_max KiB at most"
+  echo "  samples (seconds, RSS, anonymous, file KiB, SQLite KiB, log queue, log queue peak, WAL KiB, index KiB):" \
+    "${SOAK_SAMPLES:-not kept}"
   [ -z "${SOAK_SAMPLES:-}" ] || cp "$work/rss-soak" "$SOAK_SAMPLES"
 fi
 echo "log lines written: $(grep -c 'msg=request' "$work/bridge.log" || true)," \
@@ -134,6 +140,7 @@ if [ -n "${RESULTS:-}" ]; then
       echo "soak_anon_first=$anon_first"; echo "soak_anon_last=$anon_last"; echo "soak_file_last=$file_last"
       echo "soak_engine_first=$engine_first"; echo "soak_engine_max=$engine_max"; echo "soak_engine_last=$engine_last"
       echo "soak_log_queue_peak=$log_peak"
+      echo "soak_wal_max_mib=$wal_max"; echo "soak_wal_index_first_kib=$shm_first"; echo "soak_wal_index_max_kib=$shm_max"
     fi
   } > "$RESULTS"
 fi

@@ -185,10 +185,15 @@ if load:
             w(f"  SQLite's own memory (`signin_bridge_store_engine_memory_bytes`) {figures.get('soak_engine_first')} MiB"
               f" first, {figures.get('soak_engine_max')} MiB max, {figures.get('soak_engine_last')} MiB last; the request"
               f" log's queue (`signin_bridge_log_queue_peak_records`) peaked at {figures.get('soak_log_queue_peak')} records.")
+        if "soak_wal_index_max_kib" in figures:
+            w(f"  SQLite's write-ahead log reached {figures.get('soak_wal_max_mib')} MiB at most; its mapped index (`-shm`)"
+              f" was {figures.get('soak_wal_index_first_kib')} KiB at the first sample and {figures.get('soak_wal_index_max_kib')}"
+              f" KiB at most.")
     for key in ("load_unexpected", "load_rps", "load_p99", "load_probes", "load_authorizes", "load_tokens", "load_bootstraps",
                 "load_introspections", "load_socket_errors", "soak_seconds", "soak_rps", "soak_rss_first",
                 "soak_rss_last", "soak_slope", "soak_slope_spread", "soak_anon_first", "soak_anon_last", "soak_file_last", "soak_engine_first",
-                "soak_engine_max", "soak_engine_last", "soak_log_queue_peak"):
+                "soak_engine_max", "soak_engine_last", "soak_log_queue_peak", "soak_wal_max_mib",
+                "soak_wal_index_first_kib", "soak_wal_index_max_kib"):
         used.add(key)
     w("")
 
