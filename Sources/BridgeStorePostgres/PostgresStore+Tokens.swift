@@ -178,15 +178,9 @@ extension PostgresStore {
     /// One round trip for every table: a CTE per table deletes at most $2 rows that ended before $1, and the
     /// statement returns their sum. `FOR UPDATE SKIP LOCKED`: rows a request holds (a code being redeemed) are left
     /// for the next batch, and instances that purge at the same moment share the rows instead of waiting on each
-    /// other (https://www.postgresql.org/docs/current/sql-select.html#SQL-FOR-UPDATE-SHARE). Refresh tokens without
-    /// an expiry live as long as their grant; `expires_at < $1` is never true for a NULL.
+    /// other (https://www.postgresql.org/docs/current/sql-select.html#SQL-FOR-UPDATE-SHARE).
     static let purgeSQL: String = {
-        let tables = [
-            ("access_tokens", "expires_at"), ("wopi_access_tokens", "expires_at"), ("authorization_codes", "expires_at"),
-            ("sessions", "expires_at"), ("pending_authorizations", "expires_at"), ("sign_in_failures", "failed_at"),
-            ("refresh_tokens", "expires_at"), ("app_to_app_requests", "expires_at"),
-            ("session_exchange_codes", "expires_at"), ("upstream_logins", "expires_at"), ("broker_sessions", "expires_at"),
-        ]
+        let tables = ExpiringTables.all
         let deletes = tables.enumerated().map { index, table in
             let (name, column) = table
             return "d\(index) AS (DELETE FROM \(name) WHERE ctid IN (SELECT ctid FROM \(name) WHERE \(column) < $1"

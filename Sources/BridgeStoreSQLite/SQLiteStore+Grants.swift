@@ -152,7 +152,7 @@ extension SQLiteStore {
             var count = 0
             // Each batch is found through the table's expiry index (migration 8). Deleting by a bounded rowid list
             // keeps SQLite's rowid set, and the transaction, small (https://sqlite.org/lang_delete.html).
-            for (table, column) in Self.purgedTables {
+            for (table, column) in ExpiringTables.all {
                 try tx.query(
                     "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE \(column) < ? LIMIT ?)",
                     [.millis(cutoff), .integer(limit)])
@@ -161,13 +161,4 @@ extension SQLiteStore {
             return count
         }
     }
-
-    /// Tables whose rows end at a time, and the column that says when. Refresh tokens without an expiry live as
-    /// long as their grant; `expires_at < ?` is never true for a NULL.
-    static let purgedTables = [
-        ("access_tokens", "expires_at"), ("wopi_access_tokens", "expires_at"), ("authorization_codes", "expires_at"),
-        ("sessions", "expires_at"), ("pending_authorizations", "expires_at"), ("app_to_app_requests", "expires_at"),
-        ("session_exchange_codes", "expires_at"), ("upstream_logins", "expires_at"), ("broker_sessions", "expires_at"),
-        ("sign_in_failures", "failed_at"), ("refresh_tokens", "expires_at"),
-    ]
 }
