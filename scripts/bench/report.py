@@ -189,6 +189,13 @@ if load:
             w(f"  SQLite's write-ahead log reached {figures.get('soak_wal_max_mib')} MiB at most; its mapped index (`-shm`)"
               f" was {figures.get('soak_wal_index_first_kib')} KiB at the first sample and {figures.get('soak_wal_index_max_kib')}"
               f" KiB at most.")
+        slope, spread = number("soak_slope"), number("soak_slope_spread")
+        if slope is not None and spread is not None and abs(slope) > spread:
+            w("  Not flat within noise. What to look at: a soak of the default length holds the server's warm-up and"
+              " its first purge of expired records (the sample configuration purges every 600 s, and the first purge"
+              " has the largest backlog); `SOAK_SECONDS=1500 SOAK_SAMPLES=file bash scripts/bench/load.sh` shows"
+              " whether RSS keeps rising after both, and its samples split the growth into heap, file-backed pages"
+              " and SQLite's WAL index. `docs/memory.md` records the last such run.")
     for key in ("load_unexpected", "load_rps", "load_p99", "load_probes", "load_authorizes", "load_tokens", "load_bootstraps",
                 "load_introspections", "load_socket_errors", "soak_seconds", "soak_rps", "soak_rss_first",
                 "soak_rss_last", "soak_slope", "soak_slope_spread", "soak_anon_first", "soak_anon_last", "soak_file_last", "soak_engine_first",
