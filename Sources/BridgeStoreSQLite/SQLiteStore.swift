@@ -55,10 +55,14 @@ public final class SQLiteStore: Store {
     static let readerCacheKiB = 1024
     static let checkpointerCacheKiB = 128
 
-    private init(writer: SQLiteWorker, readers: SQLiteReaders, checkpointer: WALCheckpointer) {
+    /// Log length (pages) after which the writer restarts the log (`WALCheckpointer.restartIfLong`).
+    let walRestartFrames: Int
+
+    private init(writer: SQLiteWorker, readers: SQLiteReaders, checkpointer: WALCheckpointer, walRestartFrames: Int) {
         self.writer = writer
         self.readers = readers
         self.checkpointer = checkpointer
+        self.walRestartFrames = walRestartFrames
     }
 
     /// Opens (creating folders and file if needed) the database at `path` and applies pending migrations.
@@ -69,11 +73,8 @@ public final class SQLiteStore: Store {
     /// How long a connection waits for another's lock (another process's writer, or a checkpoint) before failing.
     static let busyTimeoutMilliseconds = 5000
 
-    /// `open`, with the checkpoints' interval and the log length that triggers a restart (WALCheckpointer) chosen:
-    /// tests make them small.
-    static func open(
-        path: String, durability: Durability, walRestartFrames: Int, checkpointInterval: Duration = .milliseconds(250)
-    ) async throws -> SQLiteStore {
+    /// `open`, with the log length that makes the writer restart the log (WALCheckpointer) chosen: tests make it small.
+    static func open(path: String, durability: Durability, walRestartFrames: Int) async throws -> SQLiteStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let writer = try SQLiteWorker(path: path)
@@ -84,8 +85,9 @@ public final class SQLiteStore: Store {
                 try connection.query("PRAGMA journal_mode = WAL")
                 try connection.query("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
                 try connection.query("PRAGMA foreign_keys = ON")
-                // Checkpoints run between transactions (WALCheckpointer), never inside a commit.
+                // Checkpoints run beside the writer or between its steps (WALCheckpointer), never inside a commit.
                 try connection.query("PRAGMA wal_autocheckpoint = 0")
+                connection.countWALPages()
                 // After the log restarts, its file is cut back to this size: a one-off long log (a large purge, a
                 // migration) does not keep its disk space (sqlite.org/pragma.html#pragma_journal_size_limit).
                 try connection.query("PRAGMA journal_size_limit = \(walRestartFrames * 4096 * 2)")
@@ -114,9 +116,8 @@ public final class SQLiteStore: Store {
             throw error
         }
         return SQLiteStore(
-            writer: writer, readers: readers,
-            checkpointer: WALCheckpointer(
-                checkpoints: checkpoints, writer: writer, interval: checkpointInterval, restartFrames: walRestartFrames))
+            writer: writer, readers: readers, checkpointer: WALCheckpointer(checkpoints: checkpoints, interval: .milliseconds(250)),
+            walRestartFrames: walRestartFrames)
     }
 
     /// Applies the migrations newer than the file's `user_version`, in one transaction.
@@ -204,8 +205,13 @@ public final class SQLiteStore: Store {
     ) async throws -> T {
         guard !isClosed.withLockedValue({ $0 }) else { throw StoreError.closed }
         trips.withLockedValue { $0 += 1 }
+        let walRestartFrames = self.walRestartFrames
         do {
-            return try await writer.run(body)
+            return try await writer.run { connection in
+                let result = try body(connection)
+                WALCheckpointer.restartIfLong(connection, limit: walRestartFrames)
+                return result
+            }
         } catch let error as SQLiteError {
             throw Self.storeError(error, what: what)
         }

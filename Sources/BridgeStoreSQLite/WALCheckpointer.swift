@@ -1,6 +1,6 @@
 import Foundation
 
-/// Keeps the write-ahead log short, off the write path.
+/// Keeps the write-ahead log short, off the write path as far as it can.
 ///
 /// By default SQLite checkpoints inside the commit that takes the log past 1,000 pages, which then waits for the
 /// checkpoint's fsync with the write lock held: every request behind it waits too (token redemption at 16 clients:
@@ -11,37 +11,49 @@ import Foundation
 /// write begins after everything was copied and no reader still uses it, and under steady load there is always a
 /// reader ("checkpoint starvation", sqlite.org/wal.html#avoiding_excessively_large_wal_files). The log then grew to
 /// 500 MB in three minutes of mixed traffic, and the WAL index mapped beside it (`-shm`, 32 KiB per 4,096 pages,
-/// sqlite.org/walformat.html#shm) grew with it, in every connection's resident memory. So once the log is past
-/// `restartFrames`, a RESTART checkpoint runs on the writer's own connection: queued between two transactions it needs
-/// no write lock it could lose to the writer, it waits only for the reads already running (short single statements),
-/// and the writer's next transaction starts the log from the beginning.
+/// sqlite.org/walformat.html#shm) grew with it, in every connection's resident memory. So the writer itself runs a
+/// RESTART checkpoint after the step that takes the log past `restartFrames` (`restartIfLong`): on its own
+/// connection it needs no write lock it could lose, it copies only what the PASSIVE checkpoints have not, it waits
+/// only for the reads already running (short single statements), and its next transaction starts the log over.
 final class WALCheckpointer: Sendable {
     /// 16 MiB of 4 KiB pages: under two seconds of the mixed load benchmark's writes (about 2,500 pages a second),
     /// and what the WAL index's first 32 KiB block maps.
     static let restartFrames = 4_096
-    /// How long the restart waits for running reads before it gives up until the next tick; the writer's queue waits
-    /// that long at most (its own busy timeout, for other processes' locks, is 5 s).
+    /// How long a restart waits for running reads before the writer goes on without it; after such a miss the next
+    /// try comes a quarter of `restartFrames` later (the writer's own busy timeout, for other processes' locks, is
+    /// 5 s).
     static let restartWaitMilliseconds = 50
 
     private let loop: Task<Void, Never>
     private let checkpoints: SQLiteWorker
 
-    init(checkpoints: SQLiteWorker, writer: SQLiteWorker, interval: Duration, restartFrames: Int = restartFrames) {
+    init(checkpoints: SQLiteWorker, interval: Duration) {
         self.checkpoints = checkpoints
         loop = Task {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
                 // A failed checkpoint is retried at the next tick; the log is still durable meanwhile.
-                let frames = try? await checkpoints.run { connection in
-                    try connection.query("PRAGMA wal_checkpoint(PASSIVE)").first?.column("log")?.integer
-                }
-                guard let frames = frames ?? nil, frames > restartFrames else { continue }
-                _ = try? await writer.run { connection in
-                    try connection.query("PRAGMA busy_timeout = \(Self.restartWaitMilliseconds)")
-                    defer { _ = try? connection.query("PRAGMA busy_timeout = \(SQLiteStore.busyTimeoutMilliseconds)") }
-                    try connection.query("PRAGMA wal_checkpoint(RESTART)")
-                }
+                _ = try? await checkpoints.run { try $0.query("PRAGMA wal_checkpoint(PASSIVE)") }
             }
+        }
+    }
+
+    /// Run on the writer's connection after each of its steps (which must have called `countWALPages`).
+    static func restartIfLong(_ connection: SQLiteConnection, limit: Int) {
+        guard connection.walPages > max(limit, connection.nextWALRestart) else { return }
+        var finished = false
+        do {
+            try connection.query("PRAGMA busy_timeout = \(restartWaitMilliseconds)")
+            defer { _ = try? connection.query("PRAGMA busy_timeout = \(SQLiteStore.busyTimeoutMilliseconds)") }
+            // One row: busy is 1 when running reads kept it from finishing (sqlite.org/pragma.html#pragma_wal_checkpoint).
+            finished = try connection.query("PRAGMA wal_checkpoint(RESTART)").first?.column("busy")?.integer == 0
+        } catch {
+            finished = false
+        }
+        if finished {
+            connection.walRestarted()
+        } else {
+            connection.nextWALRestart = connection.walPages + limit / 4
         }
     }
 

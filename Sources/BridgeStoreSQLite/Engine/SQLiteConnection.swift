@@ -25,8 +25,31 @@ final class SQLiteConnection {
 
     deinit { close() }
 
+    /// Pages in the write-ahead log after this connection's latest commit, once `countWALPages` was called.
+    private(set) var walPages = 0
+    /// After a restart of the log that could not finish, the length at which the next one is tried.
+    var nextWALRestart = 0
+
+    /// Keeps `walPages` current: SQLite reports the log's length after every commit (sqlite.org/c3ref/wal_hook.html).
+    /// This replaces SQLite's own automatic checkpoint, which uses the same hook.
+    func countWALPages() {
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, pages in
+                if let context { Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue().walPages = Int(pages) }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The log starts over at the next write (a RESTART checkpoint finished).
+    func walRestarted() {
+        walPages = 0
+        nextWALRestart = 0
+    }
+
     /// Finalizes the statements and closes the database; later calls throw.
     func close() {
+        if let handle { sqlite3_wal_hook(handle, nil, nil) }
         for statement in statements.values { sqlite3_finalize(statement) }
         statements = [:]
         if let handle { sqlite3_close_v2(handle) }
