@@ -68,13 +68,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // The embedded default store: one SQLite file, a writer thread and reader threads (BridgeStoreSQLite/Engine).
+        // The embedded default store: one SQLite file, a writer connection and read connections (BridgeStoreSQLite/Engine).
         .target(
             name: "BridgeStoreSQLite",
             dependencies: [
                 "BridgeStore",
                 "CSQLite",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),

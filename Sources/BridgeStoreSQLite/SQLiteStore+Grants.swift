@@ -148,7 +148,7 @@ extension SQLiteStore {
     }
 
     public func purgeExpired(before cutoff: Date, limit: Int) async throws -> Int {
-        try await transaction("purge") { tx in
+        try await transaction("purge", onThreadPool: true) { tx in
             var count = 0
             // Each batch is found through the table's expiry index (migration 8). Deleting by a bounded rowid list
             // keeps SQLite's rowid set, and the transaction, small (https://sqlite.org/lang_delete.html).

@@ -7,11 +7,12 @@ import NIOConcurrencyHelpers
 /// atomic: writes run in `BEGIN IMMEDIATE … COMMIT` on the writer connection, so they stay atomic when several
 /// processes share the file (`signin-bridge token issue` while `serve` runs).
 ///
-/// The engine is SQLite's C API behind a thin wrapper (`SQLiteConnection`, `SQLiteWorker`): one writer thread that
-/// runs each step's whole transaction in one closure, read connections on threads of their own that never wait for
-/// it, and statements prepared once. Measured against sqlite-nio, which ran every statement as a thread-pool job and
-/// prepared it again each time, in the same full code flow benchmark (`scripts/bench/flow.sh`): see the README.
-/// Concurrent writes of one kind still share one transaction (`WriteBatcher`, group commit).
+/// The engine is SQLite's C API behind a thin wrapper (`SQLiteConnection`): one writer connection that runs each
+/// step's whole transaction in one closure, read connections that never wait for it, and statements prepared once.
+/// Callers take turns on a connection and run their step on their own thread (`SQLiteSerialConnection`): a request's
+/// step costs no thread hop. Concurrent writes of one kind share one transaction (`WriteBatcher`, group commit).
+/// Measurements of each design (sqlite-nio, a database thread per connection, steps on the caller's thread) are in
+/// `docs/store.md`.
 public final class SQLiteStore: Store {
     /// How much a commit waits for the disk. `normal` (the default) survives a crash of the process and loses at most
     /// the last transactions on power loss (sqlite.org/wal.html §performance); `full` syncs every commit.
@@ -19,7 +20,7 @@ public final class SQLiteStore: Store {
         case normal, full
     }
 
-    let writer: SQLiteWorker
+    let writer: SQLiteSerialConnection
     let readers: SQLiteReaders
     let checkpointer: WALCheckpointer
     let codeConsumptions = WriteBatcher<CodeConsumption, (AuthorizationCodeRecord, GrantRecord)?>(maxBatch: maxBatch)
@@ -58,7 +59,7 @@ public final class SQLiteStore: Store {
     /// Log length (pages) after which the writer restarts the log (`WALCheckpointer.restartIfLong`).
     let walRestartFrames: Int
 
-    private init(writer: SQLiteWorker, readers: SQLiteReaders, checkpointer: WALCheckpointer, walRestartFrames: Int) {
+    private init(writer: SQLiteSerialConnection, readers: SQLiteReaders, checkpointer: WALCheckpointer, walRestartFrames: Int) {
         self.writer = writer
         self.readers = readers
         self.checkpointer = checkpointer
@@ -77,7 +78,7 @@ public final class SQLiteStore: Store {
     static func open(path: String, durability: Durability, walRestartFrames: Int) async throws -> SQLiteStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let writer = try SQLiteWorker(path: path)
+        let writer = try SQLiteSerialConnection(path: path)
         do {
             try await writer.run { connection in
                 // Sleeps while another process holds the lock, instead of failing at once.
@@ -157,7 +158,7 @@ public final class SQLiteStore: Store {
 
     // MARK: plumbing
 
-    /// The writer connection inside one transaction, on the writer's thread.
+    /// The writer connection inside one transaction.
     struct Transaction {
         let connection: SQLiteConnection
 
@@ -170,11 +171,14 @@ public final class SQLiteStore: Store {
         func changes() -> Int { connection.changes }
     }
 
-    /// Runs `body` in `BEGIN IMMEDIATE … COMMIT` on the writer's thread (one hop for the whole step), rolling back on
-    /// any error. Constraint violations become `StoreError`s naming `what`.
+    /// Runs `body` in `BEGIN IMMEDIATE … COMMIT` on the writer connection, rolling back on any error. Constraint
+    /// violations become `StoreError`s naming `what`. `onThreadPool` for a step that may take long (the purge), so
+    /// that it does not hold up an event loop.
     @discardableResult
-    func transaction<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T {
-        try await onWriter(what) { connection in
+    func transaction<T: Sendable>(
+        _ what: String, onThreadPool: Bool = false, _ body: @escaping @Sendable (Transaction) throws -> T
+    ) async throws -> T {
+        try await onWriter(what, onThreadPool: onThreadPool) { connection in
             let tx = Transaction(connection: connection)
             try tx.query("BEGIN IMMEDIATE")
             do {
@@ -199,19 +203,19 @@ public final class SQLiteStore: Store {
         try await onWriter(what) { try $0.query(sql, binds) }
     }
 
-    /// Runs `body` on the writer's thread; SQLite errors become `StoreError`s naming `what`.
+    /// Runs `body` with the writer connection; SQLite errors become `StoreError`s naming `what`.
     private func onWriter<T: Sendable>(
-        _ what: String, _ body: @escaping @Sendable (SQLiteConnection) throws -> T
+        _ what: String, onThreadPool: Bool = false, _ body: @escaping @Sendable (SQLiteConnection) throws -> T
     ) async throws -> T {
         guard !isClosed.withLockedValue({ $0 }) else { throw StoreError.closed }
         trips.withLockedValue { $0 += 1 }
         let walRestartFrames = self.walRestartFrames
         do {
-            return try await writer.run { connection in
-                let result = try body(connection)
-                WALCheckpointer.restartIfLong(connection, limit: walRestartFrames)
-                return result
+            let (result, restartsLog) = try await writer.run(onThreadPool: onThreadPool) { connection in
+                (try body(connection), WALCheckpointer.claimRestart(connection, limit: walRestartFrames))
             }
+            if restartsLog { await checkpointer.restart(writer, limit: walRestartFrames) }
+            return result
         } catch let error as SQLiteError {
             throw Self.storeError(error, what: what)
         }

@@ -11,10 +11,11 @@ import Foundation
 /// write begins after everything was copied and no reader still uses it, and under steady load there is always a
 /// reader ("checkpoint starvation", sqlite.org/wal.html#avoiding_excessively_large_wal_files). The log then grew to
 /// 500 MB in three minutes of mixed traffic, and the WAL index mapped beside it (`-shm`, 32 KiB per 4,096 pages,
-/// sqlite.org/walformat.html#shm) grew with it, in every connection's resident memory. So the writer itself runs a
-/// RESTART checkpoint after the step that takes the log past `restartFrames` (`restartIfLong`): on its own
-/// connection it needs no write lock it could lose, it copies only what the PASSIVE checkpoints have not, it waits
-/// only for the reads already running (short single statements), and its next transaction starts the log over.
+/// sqlite.org/walformat.html#shm) grew with it, in every connection's resident memory. So after the step that takes
+/// the log past `restartFrames`, the writer connection itself runs a RESTART checkpoint, as the next holder of its
+/// turn (`restart`): on that connection it needs no write lock it could lose, it copies only what the PASSIVE
+/// checkpoints have not, it waits only for the reads already running (short single statements), and the next
+/// transaction starts the log over. It syncs the disk, so it holds the turn on a pool thread, not an event loop.
 final class WALCheckpointer: Sendable {
     /// 16 MiB of 4 KiB pages: under two seconds of the mixed load benchmark's writes (about 2,500 pages a second),
     /// and what the WAL index's first 32 KiB block maps.
@@ -38,7 +39,32 @@ final class WALCheckpointer: Sendable {
         }
     }
 
-    /// Run on the writer's connection after each of its steps (which must have called `countWALPages`).
+    /// Called by the writer after each step, in its turn: true when the log is past its limit and no restart is
+    /// queued yet, which queues one (the caller then calls `restart`).
+    static func claimRestart(_ connection: SQLiteConnection, limit: Int) -> Bool {
+        guard !connection.isWALRestartQueued, connection.walPages > max(limit, connection.nextWALRestart) else {
+            return false
+        }
+        connection.isWALRestartQueued = true
+        return true
+    }
+
+    /// Queues a RESTART checkpoint on `writer` (which must have called `countWALPages`) behind the steps already
+    /// waiting for it. A PASSIVE checkpoint on the checkpoint connection goes first: it copies and syncs the log
+    /// without stopping anyone, so the writer stops only for what was written since. Without it the restart synced
+    /// the whole 16 MiB log while holding the writer, and every write waited for the disk (a quarter of both cores
+    /// idle in the code flow benchmark, the pool thread in `fdatasync`).
+    ///
+    /// The step that took the log past its limit waits for this before it answers, so the restart is not one more
+    /// task waiting for a thread among the requests whose writes it is meant to bound.
+    func restart(_ writer: SQLiteSerialConnection, limit: Int) async {
+        _ = try? await checkpoints.run { try $0.query("PRAGMA wal_checkpoint(PASSIVE)") }
+        _ = try? await writer.run(onThreadPool: true) { connection in
+            defer { connection.isWALRestartQueued = false }
+            Self.restartIfLong(connection, limit: limit)
+        }
+    }
+
     static func restartIfLong(_ connection: SQLiteConnection, limit: Int) {
         guard connection.walPages > max(limit, connection.nextWALRestart) else { return }
         var finished = false

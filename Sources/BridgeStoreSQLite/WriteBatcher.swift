@@ -1,22 +1,27 @@
 import BridgeStore
 import NIOConcurrencyHelpers
 
-/// Group commit for one kind of write. Callers queue their item and wait; whenever no batch is running, one task takes
-/// everything queued (up to `maxBatch`) and hands it to `run` as one batch, again until the queue is empty. Under
-/// load, N concurrent writes then cost one database round trip and one commit instead of N, each waiting for the
+/// Group commit for one kind of write. The caller that finds no batch running runs one itself, on its own thread:
+/// its item and whatever was queued (up to `maxBatch`), handed to `run` as one batch. Callers that arrive while a
+/// batch runs queue their item and wait; the runner then runs their batch too and answers them, for up to
+/// `maxRounds` batches, before it wakes the first queued caller to go on (so that its own answer is not held up for
+/// long). Under load, N concurrent writes then cost one statement and one commit instead of N, each waiting for the
 /// lock in turn (the classic group commit of write-ahead logs; sqlite.org/faq.html#q19 on why commits are the cost).
-/// With no load a batch has one item, so the latency of a lone write is one task hop more than before. A batch
-/// holds a power of two of items (`batchSize`), so the statements prepared for batches stay few.
+/// With no load a batch has one item and costs nothing more than the write itself. A batch holds a power of two of
+/// items (`batchSize`), so the statements prepared for batches stay few.
 ///
-/// `run` returns one result per item, in order; a thrown error fails every item of the batch. Every caller of one
-/// batcher passes the same `run` (it is a parameter rather than a property so that it may use the store that owns
-/// the batcher without a reference cycle).
 final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
     typealias Run = @Sendable ([Item]) async throws -> [Result<Output, any Error>]
 
+    /// What a queued caller is woken with: its answer, or its turn to run the next batch.
+    private enum Wake {
+        case answered(Result<Output, any Error>)
+        case runNextBatch
+    }
+
     private struct Waiting {
         var item: Item
-        var continuation: CheckedContinuation<Output, any Error>
+        var continuation: CheckedContinuation<Wake, Never>
     }
 
     private struct State {
@@ -34,18 +39,26 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
     }
 
     func submit(_ item: Item, run: @escaping Run) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            let startsRunner = state.withLockedValue { state in
-                state.queue.append(Waiting(item: item, continuation: continuation))
-                guard !state.isRunning else { return false }
-                state.isRunning = true
-                return true
-            }
-            if startsRunner {
-                // A task of its own: the runner must outlive a cancelled caller, whose item others may share a batch with.
-                Task { await self.drain(run) }
-            }
+        let runsNow = state.withLockedValue { state in
+            guard !state.isRunning else { return false }
+            state.isRunning = true
+            return true
         }
+        if !runsNow {
+            let wake = await withCheckedContinuation { (continuation: CheckedContinuation<Wake, Never>) in
+                let runsNow = state.withLockedValue { state in
+                    guard state.isRunning else {
+                        state.isRunning = true
+                        return true
+                    }
+                    state.queue.append(Waiting(item: item, continuation: continuation))
+                    return false
+                }
+                if runsNow { continuation.resume(returning: .runNextBatch) }
+            }
+            if case .answered(let result) = wake { return try result.get() }
+        }
+        return try await runBatch(startingWith: item, run).get()
     }
 
     /// The largest power of two that is at most both `queued` and `maxBatch` (0 for an empty queue). A batch's SQL
@@ -58,23 +71,40 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
         return 1 << (Int.bitWidth - 1 - limit.leadingZeroBitCount)
     }
 
-    private func drain(_ run: Run) async {
-        while true {
-            let batch = state.withLockedValue { state -> [Waiting] in
-                let count = Self.batchSize(queued: state.queue.count, maxBatch: maxBatch)
-                let batch = Array(state.queue.prefix(count))
-                state.queue.removeFirst(count)
-                if batch.isEmpty { state.isRunning = false }
-                return batch
+    /// Batches one runner runs before it hands the running on.
+    static var maxRounds: Int { 4 }
+
+    /// Runs the batch that starts with `item`, then the batches queued meanwhile (up to `maxRounds` in all), answering
+    /// their callers, and passes the running on to the next queued caller.
+    private func runBatch(startingWith item: Item, _ run: Run) async -> Result<Output, any Error> {
+        var own: Result<Output, any Error>?
+        for _ in 0..<Self.maxRounds {
+            let others = state.withLockedValue { state -> [Waiting] in
+                let count = Self.batchSize(queued: state.queue.count + (own == nil ? 1 : 0), maxBatch: maxBatch)
+                    - (own == nil ? 1 : 0)
+                defer { state.queue.removeFirst(count) }
+                return Array(state.queue.prefix(count))
             }
-            guard !batch.isEmpty else { return }
+            if own != nil && others.isEmpty { break }
+            let items = own == nil ? [item] + others.map(\.item) : others.map(\.item)
+            var results: [Result<Output, any Error>]
             do {
-                let results = try await run(batch.map(\.item))
-                precondition(results.count == batch.count, "a batch must answer every item")
-                for (waiting, result) in zip(batch, results) { waiting.continuation.resume(with: result) }
+                results = try await run(items)
+                precondition(results.count == items.count, "a batch must answer every item")
             } catch {
-                for waiting in batch { waiting.continuation.resume(throwing: error) }
+                results = Array(repeating: .failure(error), count: items.count)
             }
+            if own == nil { own = results.removeFirst() }
+            for (waiting, result) in zip(others, results) { waiting.continuation.resume(returning: .answered(result)) }
         }
+        let next = state.withLockedValue { state -> Waiting? in
+            guard !state.queue.isEmpty else {
+                state.isRunning = false
+                return nil
+            }
+            return state.queue.removeFirst()
+        }
+        next?.continuation.resume(returning: .runNextBatch)
+        return own!
     }
 }

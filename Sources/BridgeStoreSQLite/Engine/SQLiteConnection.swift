@@ -1,8 +1,8 @@
 import CSQLite
 
 /// One SQLite connection and its prepared statements, on SQLite's C API. Not thread-safe by design: a connection
-/// belongs to one `SQLiteWorker`, whose thread is the only one that touches it, so it is opened without SQLite's own
-/// mutexes (`SQLITE_OPEN_NOMUTEX`). Statements are prepared once per SQL text and reused (sqlite.org/c3ref/prepare.html,
+/// belongs to one `SQLiteSerialConnection` or `SQLiteWorker`, which lets one thread at a time touch it, so it is opened
+/// without SQLite's own mutexes (`SQLITE_OPEN_NOMUTEX`). Statements are prepared once per SQL text and reused (sqlite.org/c3ref/prepare.html,
 /// `SQLITE_PREPARE_PERSISTENT`), which is what sqlite-nio did not do: re-parsing (`yy_reduce`) showed in profiles.
 final class SQLiteConnection {
     private var handle: OpaquePointer?
@@ -29,6 +29,8 @@ final class SQLiteConnection {
     private(set) var walPages = 0
     /// After a restart of the log that could not finish, the length at which the next one is tried.
     var nextWALRestart = 0
+    /// A RESTART checkpoint is waiting for this connection's next turn (`WALCheckpointer.claimRestart`).
+    var isWALRestartQueued = false
 
     /// Keeps `walPages` current: SQLite reports the log's length after every commit (sqlite.org/c3ref/wal_hook.html).
     /// This replaces SQLite's own automatic checkpoint, which uses the same hook.
