@@ -38,6 +38,13 @@ struct BootstrapHTTP1Channel: HTTPChannelHandler {
     }
 
     func handle(value asyncChannel: Value, logger: Logger) async {
-        await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+        // The connection's requests run on its event loop without queueing at each await (EventLoopTaskExecutor).
+        if #available(macOS 15.0, iOS 18.0, *) {
+            await withTaskExecutorPreference(EventLoopTaskExecutor(asyncChannel.channel.eventLoop)) {
+                await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+            }
+        } else {
+            await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+        }
     }
 }
