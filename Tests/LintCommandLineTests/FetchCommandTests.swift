@@ -12,7 +12,8 @@ import Testing
         let caFile = try authority.writeCA(to: folder)
         let host = AssociationHost(answers: ["assetlinks.json": .init(body: WellKnownFetchTests.assetLinks)])
         let result = try await host.serve(with: authority) { origin in
-            try Executable.run("signin-bridge", ["lint", "--fetch", origin, "--ca-certificate", caFile, "--format", "json"])
+            try await Executable.runOnThreadOfItsOwn(
+                "signin-bridge", ["lint", "--fetch", origin, "--ca-certificate", caFile, "--format", "json"])
         }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"rule\" : \"well-known-served\""), "\(result.stdout)")
@@ -31,6 +32,16 @@ import Testing
 
 /// An executable SwiftPM built next to the tests (the products directory), run to its end.
 enum Executable {
+    /// `run`, waiting on a thread of its own: a test whose in-process host must answer the child cannot block one of
+    /// the two threads the host's tasks share with the parallel tests (the host then missed the child's deadline).
+    static func runOnThreadOfItsOwn(
+        _ name: String, _ arguments: [String]
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try run(name, arguments) }) }.start()
+        }
+    }
+
     static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let candidates = (Bundle.allBundles + [Bundle.main]).flatMap { bundle in
             [bundle.bundleURL.deletingLastPathComponent(), bundle.bundleURL].map { $0.appendingPathComponent(name) }
