@@ -127,3 +127,10 @@ final class SQLiteConnection {
         SQLiteError(code: result, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")
     }
 }
+
+/// A connection handed between threads by the one type that owns it (`SQLiteSerialConnection`, `SQLiteWorker`), which
+/// lets one thread at a time touch it; `SQLiteConnection` itself is not `Sendable`.
+final class ConfinedConnection: @unchecked Sendable {
+    let connection: SQLiteConnection
+    init(_ connection: SQLiteConnection) { self.connection = connection }
+}

@@ -28,16 +28,11 @@ final class SQLiteSerialConnection: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
-    private let confined: Confined
-
-    /// The connection, touched only by the caller that has it (it is opened without SQLite's mutexes).
-    private final class Confined: @unchecked Sendable {
-        let connection: SQLiteConnection
-        init(_ connection: SQLiteConnection) { self.connection = connection }
-    }
+    /// Touched only by the caller that has it (the connection is opened without SQLite's mutexes).
+    private let confined: ConfinedConnection
 
     init(path: String) throws {
-        confined = Confined(try SQLiteConnection(path: path))
+        confined = ConfinedConnection(try SQLiteConnection(path: path))
     }
 
     /// Runs `body` with the connection, on this thread or (when it is in use) on the thread of the caller that has

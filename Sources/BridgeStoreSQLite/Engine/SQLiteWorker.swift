@@ -6,16 +6,11 @@ import NIOPosix
 /// the order submitted. Requests' steps use `SQLiteSerialConnection` instead, on their own threads.
 final class SQLiteWorker: Sendable {
     private let thread: NIOThreadPool
-    private let connection: Confined
-
-    /// The connection, reachable from the worker's thread only.
-    private final class Confined: @unchecked Sendable {
-        let connection: SQLiteConnection
-        init(_ connection: SQLiteConnection) { self.connection = connection }
-    }
+    /// Reachable from the worker's thread only.
+    private let connection: ConfinedConnection
 
     init(path: String) throws {
-        connection = Confined(try SQLiteConnection(path: path))
+        connection = ConfinedConnection(try SQLiteConnection(path: path))
         thread = NIOThreadPool(numberOfThreads: 1)
         thread.start()
     }
