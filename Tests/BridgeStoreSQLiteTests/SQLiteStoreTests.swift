@@ -124,9 +124,10 @@ struct SQLiteCheckpointTests {
         let largestLog = await sampling.value
         #expect(reads > 100)
         // The log restarts after the step that takes it past its limit (1 MiB here), once a passive checkpoint has
-        // copied and synced it: the limit plus what the other seven writers append meanwhile (2.3 to 3.2 MB in eight
-        // runs; without restarts, 150 MB).
-        #expect(largestLog < 5_000_000, "the write-ahead log reached \(largestLog) bytes")
+        // copied and synced it: the limit plus what the other seven writers append meanwhile. That was 2.3 to 3.2 MB
+        // in eight runs alone and 5.4 MB beside the rest of the suite, whose load slows the checkpoint; without
+        // restarts, 150 MB. The index check below is the bound that matters for memory.
+        #expect(largestLog < 12_000_000, "the write-ahead log reached \(largestLog) bytes")
         // Past 4,062 pages the index would need a second 32 KiB block (sqlite.org/walformat.html#shm).
         #expect(fileSize(path + "-shm") <= 32_768)
         try await store.close()
