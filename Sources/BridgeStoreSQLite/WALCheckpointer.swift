@@ -42,9 +42,7 @@ final class WALCheckpointer: Sendable {
     /// Called by the writer after each step, in its turn: true when the log is past its limit and no restart is
     /// queued yet, which queues one (the caller then calls `restart`).
     static func claimRestart(_ connection: SQLiteConnection, limit: Int) -> Bool {
-        guard !connection.isWALRestartQueued, connection.walPages > max(limit, connection.nextWALRestart) else {
-            return false
-        }
+        guard !connection.isWALRestartQueued, isLong(connection, limit: limit) else { return false }
         connection.isWALRestartQueued = true
         return true
     }
@@ -65,8 +63,13 @@ final class WALCheckpointer: Sendable {
         }
     }
 
+    /// Past the limit, or past the length set for the next try after a restart that could not finish.
+    static func isLong(_ connection: SQLiteConnection, limit: Int) -> Bool {
+        connection.walPages > max(limit, connection.nextWALRestart)
+    }
+
     static func restartIfLong(_ connection: SQLiteConnection, limit: Int) {
-        guard connection.walPages > max(limit, connection.nextWALRestart) else { return }
+        guard isLong(connection, limit: limit) else { return }
         var finished = false
         do {
             try connection.query("PRAGMA busy_timeout = \(restartWaitMilliseconds)")

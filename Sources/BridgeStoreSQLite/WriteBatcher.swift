@@ -10,6 +10,9 @@ import NIOConcurrencyHelpers
 /// With no load a batch has one item and costs nothing more than the write itself. A batch holds a power of two of
 /// items (`batchSize`), so the statements prepared for batches stay few.
 ///
+/// `run` returns one result per item, in order; a thrown error fails every item of the batch. Every caller of one
+/// batcher passes the same `run` (it is a parameter rather than a property so that it may use the store that owns
+/// the batcher without a reference cycle).
 final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
     typealias Run = @Sendable ([Item]) async throws -> [Result<Output, any Error>]
 
@@ -79,9 +82,10 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
     private func runBatch(startingWith item: Item, _ run: Run) async -> Result<Output, any Error> {
         var own: Result<Output, any Error>?
         for _ in 0..<Self.maxRounds {
+            // The first batch has a place for the runner's own item.
+            let ownPlace = own == nil ? 1 : 0
             let others = state.withLockedValue { state -> [Waiting] in
-                let count = Self.batchSize(queued: state.queue.count + (own == nil ? 1 : 0), maxBatch: maxBatch)
-                    - (own == nil ? 1 : 0)
+                let count = Self.batchSize(queued: state.queue.count + ownPlace, maxBatch: maxBatch) - ownPlace
                 defer { state.queue.removeFirst(count) }
                 return Array(state.queue.prefix(count))
             }

@@ -46,15 +46,7 @@ final class SQLiteSerialConnection: Sendable {
             let closure: @Sendable (SQLiteConnection) -> Void = { connection in
                 continuation.resume(with: Result { try body(connection) })
             }
-            let runsNow = state.withLockedValue { state in
-                guard state.isInUse else {
-                    state.isInUse = true
-                    return true
-                }
-                state.waiting.append(.closure(closure))
-                return false
-            }
-            if runsNow {
+            if takeOrQueue(.closure(closure)) {
                 closure(confined.connection)
                 letGo()
             }
@@ -76,15 +68,7 @@ final class SQLiteSerialConnection: Sendable {
     private func runOnThreadPool<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         if !takeIfFree() {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let isOurs = state.withLockedValue { state in
-                    guard state.isInUse else {
-                        state.isInUse = true
-                        return true
-                    }
-                    state.waiting.append(.handOver(continuation))
-                    return false
-                }
-                if isOurs { continuation.resume() }
+                if takeOrQueue(.handOver(continuation)) { continuation.resume() }
             }
         }
         defer { letGo() }
@@ -97,6 +81,18 @@ final class SQLiteSerialConnection: Sendable {
             guard !state.isInUse else { return false }
             state.isInUse = true
             return true
+        }
+    }
+
+    /// Takes the connection if it is free (true), else queues `waiting` for the holder's `letGo` (false).
+    private func takeOrQueue(_ waiting: Waiting) -> Bool {
+        state.withLockedValue { state in
+            guard state.isInUse else {
+                state.isInUse = true
+                return true
+            }
+            state.waiting.append(waiting)
+            return false
         }
     }
 
