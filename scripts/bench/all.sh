@@ -6,7 +6,8 @@
 #   OUTPUT=file          write the report there instead of BENCHMARKS.md
 #   FUZZ_SECONDS=30      seconds per fuzz target (0 skips fuzzing); FUZZ_RUNS caps executions per target
 #   FUZZ_REPORT=file     report an earlier `scripts/fuzz.sh all …` output (a long run) instead of fuzzing now
-#   SOAK_SECONDS=600     length of the soak (scripts/bench/load.sh)
+#   SOAK_SECONDS=600     length of the soak's measured window, after its warm-up (SOAK_WARMUP_SECONDS: the
+#                        purge interval plus a minute; scripts/bench/load.sh)
 #   ONLY="lint fuzz"     re-run only these (names of scripts/bench/*.sh, or fuzz) and rewrite the report with the
 #                        others' earlier results, kept in .build/bench-results/ (each row says when it ran)
 # A benchmark added later is picked up when it is a scripts/bench/*.sh that honours RESULTS=file (key=value lines);

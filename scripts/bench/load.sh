@@ -3,8 +3,12 @@
 # flows, refreshes, authenticated bootstraps, introspections) against a release build on the shipped sample config
 # (SQLite, request logs on, written to a file), every response checked against what its request must get.
 #   load: wrk, 2 threads, $CONNECTIONS (256) connections, $DURATION (60) s. Goal: 0 unexpected responses, 0 errors.
-#   soak: the same for $SOAK_SECONDS (600; 0 skips it), RSS sampled every $SAMPLE_SECONDS (10) s; the slope is a
-#         least-squares fit over the samples after the first minute. Goal: flat within noise, RSS <= 64 MiB.
+#   soak: the same for $SOAK_WARMUP_SECONDS, then $SOAK_SECONDS (600; 0 skips the soak) more, RSS sampled every
+#         $SAMPLE_SECONDS (10) s throughout; the slope is a least-squares fit over the $SOAK_SECONDS after the warm-up.
+#         Goal: flat within noise, RSS <= 64 MiB. The warm-up (default: the config's purge interval plus a minute)
+#         holds the one-time steps, reported on their own: caches filling, and the first purge of expired records,
+#         which also grows SQLite's WAL index to the longest log it has seen (docs/memory.md). A window that ends on
+#         one such step cannot tell it from a leak.
 # Usage: scripts/bench/load.sh                  (installs wrk itself)
 #   SIGNIN_BRIDGE=path   use that binary instead of building one
 #   RESULTS=file         also write the figures as key=value lines (scripts/bench/all.sh reads them)
@@ -18,6 +22,7 @@ DURATION=${DURATION:-60}
 CONNECTIONS=${CONNECTIONS:-256}
 SOAK_SECONDS=${SOAK_SECONDS:-600}
 SAMPLE_SECONDS=${SAMPLE_SECONDS:-10}
+SOAK_WARMUP_SECONDS=${SOAK_WARMUP_SECONDS:-}   # default below, from the config's purge interval
 source scripts/bench/lib/code-flow.bash   # VERIFIER, CHALLENGE, BASIC, AUTHORIZE, sample_config, signed_in_cookie
 work=$(mktemp -d /tmp/signin-bridge-load.XXXXXX)
 pids=()
@@ -34,6 +39,8 @@ order=scripts/release/signin-bridge.order
 echo "== hot-function order: $(nm --defined-only "$bin" | awk '{print $3}' | sort -u | comm -12 - <(sort -u "$order") | wc -l) of $(wc -l < "$order") listed functions are in the binary"
 
 sample_config "$work" "$PORT"
+purge_interval=$(awk '$1 == "purgeIntervalSeconds:" {print $2}' "$work/bridge.yaml")
+[ -n "$SOAK_WARMUP_SECONDS" ] || SOAK_WARMUP_SECONDS=$(( ${purge_interval:-0} + 60 ))
 "$bin" serve --config "$work/bridge.yaml" --port "$PORT" >"$work/bridge.log" 2>&1 &
 server=$!; pids+=($server)
 for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$PORT/auth/health" && break; sleep 0.05; done
@@ -70,7 +77,7 @@ errors=$(( $(field mixed_unexpected "$work/wrk-load") + $(field mixed_socket_err
 
 soak_line=""
 if [ "$SOAK_SECONDS" -gt 0 ]; then
-  echo "== soak: mixed flows, $CONNECTIONS connections, ${SOAK_SECONDS} s, RSS every ${SAMPLE_SECONDS} s"
+  echo "== soak: mixed flows, $CONNECTIONS connections, ${SOAK_WARMUP_SECONDS} s of warm-up (first purge at ${purge_interval} s) then ${SOAK_SECONDS} s measured, RSS every ${SAMPLE_SECONDS} s"
   # Each sample: seconds, RSS, and its anonymous (heap) and file-backed (binary and shared libraries) parts, in KiB;
   # then from /metrics: SQLite's own memory in KiB, the log writer's queue now and its peak, in records; then the
   # sizes of SQLite's write-ahead log and of its mapped index (-shm, part of the file-backed RSS), in KiB.
@@ -83,16 +90,20 @@ if [ "$SOAK_SECONDS" -gt 0 ]; then
         "$(( $(stat -c %s "$work/bridge.sqlite-shm" 2>/dev/null || echo 0) / 1024 ))"
       sleep "$SAMPLE_SECONDS"; elapsed=$((elapsed + SAMPLE_SECONDS)); done ) > "$work/rss-soak" &
   sampler=$!
-  mixed "$SOAK_SECONDS" "$work/wrk-soak"
+  mixed "$(( SOAK_WARMUP_SECONDS + SOAK_SECONDS ))" "$work/wrk-soak"
   kill "$sampler"; wait "$sampler" 2>/dev/null || true
   report "soak" "$work/wrk-soak"
   errors=$(( errors + $(field mixed_unexpected "$work/wrk-soak") + $(field mixed_socket_errors "$work/wrk-soak") ))
-  soak_line=$(python3 - "$work/rss-soak" "$SOAK_SECONDS" <<'PY'
+  soak_line=$(python3 - "$work/rss-soak" "$SOAK_SECONDS" "$SOAK_WARMUP_SECONDS" <<'PY'
 import sys
-rows = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if len(line.split()) == 9]
-rows = [row for row in rows if row[0] <= int(sys.argv[2])]
+warmup = int(sys.argv[3])
+everything = [tuple(map(int, line.split())) for line in open(sys.argv[1]) if len(line.split()) == 9]
+everything = [row for row in everything if row[0] <= warmup + int(sys.argv[2])]
+# The measured window: what comes after the warm-up. The warm-up's own growth is reported beside it.
+rows = [row for row in everything if row[0] >= warmup] or everything
+before = [row for row in everything if row[0] < warmup] or rows[:1]
 samples = [(t, kib) for t, kib, *_ in rows]
-steady = [(t, kib / 1024) for t, kib in samples if t >= 60] or [(t, kib / 1024) for t, kib in samples]
+steady = [(t, kib / 1024) for t, kib in samples]
 n = len(steady)
 mean_t = sum(t for t, _ in steady) / n
 mean_m = sum(m for _, m in steady) / n
@@ -108,11 +119,15 @@ files = [row[3] / 1024 for row in rows]
 engine = [row[4] / 1024 for row in rows]
 print(f"{len(samples)} {mib[0]:.1f} {max(mib):.1f} {mib[-1]:.1f} {slope:.2f} {spread:.2f} {anon[0]:.1f} {anon[-1]:.1f} {files[-1]:.1f}"
       f" {engine[0]:.1f} {max(engine):.1f} {engine[-1]:.1f} {max(row[6] for row in rows)}"
-      f" {max(row[7] for row in rows) / 1024:.1f} {rows[0][8]} {max(row[8] for row in rows)}")
+      f" {max(row[7] for row in rows) / 1024:.1f} {rows[0][8]} {max(row[8] for row in rows)}"
+      f" {before[0][1] / 1024:.1f} {before[0][2] / 1024:.1f} {before[0][8]} {max(row[7] for row in before) / 1024:.1f}")
 PY
 )
-  read -r samples first max last slope slope_spread anon_first anon_last file_last engine_first engine_max engine_last log_peak wal_max shm_first shm_max <<<"$soak_line"
-  echo "  RSS: $samples samples, first $first MiB, max $max MiB, last $last MiB; slope after the first minute $slope ± $slope_spread MiB per 10 min"
+  read -r samples first max last slope slope_spread anon_first anon_last file_last engine_first engine_max engine_last log_peak wal_max shm_first shm_max \
+    warm_rss warm_anon warm_shm warm_wal_max <<<"$soak_line"
+  echo "  warm-up: RSS $warm_rss MiB at its start (anonymous $warm_anon MiB), $first MiB at its end (anonymous $anon_first MiB);" \
+    "WAL index $warm_shm KiB -> $shm_first KiB, log at most $warm_wal_max MiB"
+  echo "  measured: $samples samples, first $first MiB, max $max MiB, last $last MiB; slope $slope ± $slope_spread MiB per 10 min"
   echo "  of which anonymous (heap) $anon_first MiB first, $anon_last MiB last; file-backed (binary, shared libraries, WAL index) $file_last MiB"
   echo "  SQLite's own memory $engine_first MiB first, $engine_max MiB max, $engine_last MiB last; log queue peak $log_peak records"
   echo "  SQLite's write-ahead log at most $wal_max MiB; its index $shm_first KiB first, $shm_max KiB at most"
@@ -133,7 +148,9 @@ if [ -n "${RESULTS:-}" ]; then
     echo "load_errors=$(( $(field mixed_unexpected "$work/wrk-load") + $(field mixed_socket_errors "$work/wrk-load") ))"
     awk -v kb="$load_rss" 'BEGIN { printf "load_rss_mib=%.1f\n", kb / 1024 }'
     if [ -n "$soak_line" ]; then
-      echo "soak_seconds=$SOAK_SECONDS"
+      echo "soak_seconds=$SOAK_SECONDS"; echo "soak_warmup_seconds=$SOAK_WARMUP_SECONDS"; echo "soak_purge_interval=$purge_interval"
+      echo "soak_warmup_rss_first=$warm_rss"; echo "soak_warmup_anon_first=$warm_anon"
+      echo "soak_warmup_wal_index_first_kib=$warm_shm"; echo "soak_warmup_wal_max_mib=$warm_wal_max"
       echo "soak_rps=$(awk '/^Requests\/sec/ {printf "%.0f", $2}' "$work/wrk-soak")"
       echo "soak_unexpected=$(( $(field mixed_unexpected "$work/wrk-soak") + $(field mixed_socket_errors "$work/wrk-soak") ))"
       echo "soak_rss_first=$first"; echo "soak_rss_max=$max"; echo "soak_rss_last=$last"; echo "soak_slope=$slope"; echo "soak_slope_spread=$slope_spread"
