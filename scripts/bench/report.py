@@ -192,7 +192,7 @@ if load:
           f" {figures.get('soak_slope')} ± {figures.get('soak_slope_spread', '?')} MiB per 10 minutes (95%"
           f" interval from the fit's residuals; goal: flat within noise, the interval holds zero). Of the last"
           f" sample, {figures.get('soak_anon_last', '?')} MiB is anonymous memory (heap: {figures.get('soak_anon_first', '?')}"
-          f" MiB at the first sample) and {figures.get('soak_file_last', '?')} MiB file-backed pages of the binary and"
+          f" MiB at the first measured sample) and {figures.get('soak_file_last', '?')} MiB file-backed pages of the binary and"
           f" the shared libraries (Swift runtime, Foundation, ICU, SQLite) and SQLite's mapped WAL index.")
         if "soak_engine_max" in figures:
             w(f"  SQLite's own memory (`signin_bridge_store_engine_memory_bytes`) {figures.get('soak_engine_first')} MiB"
@@ -200,7 +200,7 @@ if load:
               f" log's queue (`signin_bridge_log_queue_peak_records`) peaked at {figures.get('soak_log_queue_peak')} records.")
         if "soak_wal_index_max_kib" in figures:
             w(f"  SQLite's write-ahead log reached {figures.get('soak_wal_max_mib')} MiB at most; its mapped index (`-shm`)"
-              f" was {figures.get('soak_wal_index_first_kib')} KiB at the first sample and {figures.get('soak_wal_index_max_kib')}"
+              f" was {figures.get('soak_wal_index_first_kib')} KiB at the first measured sample and {figures.get('soak_wal_index_max_kib')}"
               f" KiB at most.")
         slope, spread = number("soak_slope"), number("soak_slope_spread")
         if slope is not None and spread is not None and abs(slope) > spread:
