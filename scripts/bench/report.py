@@ -111,6 +111,9 @@ if "soak_slope" in figures:
                      "none (absolute goal)", "", "flat within noise", "yes" if abs(slope) <= spread else "**no**",
                      command("load"), None))
     limit_row("Soak: unexpected responses + socket errors", "soak_unexpected", "", "== 0", "load", fmt="{:.0f}")
+if "hostile_failed" in figures:
+    limit_row("Hostile HTTP input: failed checks", "hostile_failed", "", "== 0", "hostile", fmt="{:.0f}",
+              baseline=f"of {int(number('hostile_passed') or 0) + int(number('hostile_failed') or 0)} checks")
 
 out = []
 w = out.append
@@ -217,6 +220,16 @@ if load:
                 "soak_wal_index_first_kib", "soak_wal_index_max_kib"):
         used.add(key)
     w("")
+
+if "hostile_failed" in figures:
+    w("## Hostile input\n")
+    w("`scripts/test/hostile.py` against the release build (`scripts/bench/hostile.sh`; `make test` runs it on the debug")
+    w("build): oversized and malformed request lines and headers, invalid UTF-8 and percent-encoding, duplicate and")
+    w("empty parameters, unsupported content types, JSON for a form, CRLF in parameters, a huge `state`, forged and")
+    w("`alg: none` JWTs, WopiSrc path tricks, a client dribbling one byte a second. Each check wants a 4xx with an RFC")
+    w("error code, never a 5xx, never a redirect to an unregistered URI, and nothing secret in a response or the log.\n")
+    w(f"- {figures.get('hostile_passed')} checks passed, {figures.get('hostile_failed')} failed"
+      f" ({results.get('hostile', {}).get('ran_at', '?')}).\n")
 
 fuzz = work / "logs" / "fuzz.txt"
 if fuzz.exists():
