@@ -77,7 +77,7 @@ errors=$(( $(field mixed_unexpected "$work/wrk-load") + $(field mixed_socket_err
 
 soak_line=""
 if [ "$SOAK_SECONDS" -gt 0 ]; then
-  echo "== soak: mixed flows, $CONNECTIONS connections, ${SOAK_WARMUP_SECONDS} s of warm-up (first purge at ${purge_interval} s) then ${SOAK_SECONDS} s measured, RSS every ${SAMPLE_SECONDS} s"
+  echo "== soak: mixed flows, $CONNECTIONS connections, ${SOAK_WARMUP_SECONDS} s of warm-up (purge interval: ${purge_interval:-none} s) then ${SOAK_SECONDS} s measured, RSS every ${SAMPLE_SECONDS} s"
   # Each sample: seconds, RSS, and its anonymous (heap) and file-backed (binary and shared libraries) parts, in KiB;
   # then from /metrics: SQLite's own memory in KiB, the log writer's queue now and its peak, in records; then the
   # sizes of SQLite's write-ahead log and of its mapped index (-shm, part of the file-backed RSS), in KiB.

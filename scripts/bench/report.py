@@ -179,7 +179,8 @@ if load:
         warmup = figures.get("soak_warmup_seconds")
         if warmup is not None:
             interval = figures.get("soak_purge_interval", "?")
-            holds = "holds" if number("soak_warmup_seconds") >= (number("soak_purge_interval") or 0) else "does not hold"
+            purge_every = number("soak_purge_interval") or 0   # 0: the configuration never purges
+            holds = "holds" if 0 < purge_every <= number("soak_warmup_seconds") else "does not hold"
             w(f"- Soak warm-up, {warmup} s at 256 connections (the sample configuration purges expired records every"
               f" {interval} s; the warm-up {holds} the first purge): RSS"
               f" {figures.get('soak_warmup_rss_first')} MiB at its start, {figures.get('soak_rss_first')} MiB at its end"
