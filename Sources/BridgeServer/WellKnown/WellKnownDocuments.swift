@@ -1,4 +1,5 @@
 import Foundation
+import SignInProtocol
 
 /// RFC 8414 authorization server metadata, which is also the OpenID Provider metadata (OpenID Connect Discovery 1.0
 /// §3): one value served at both `/.well-known/oauth-authorization-server` and `/.well-known/openid-configuration`,
@@ -77,6 +78,9 @@ struct HealthReport: Encodable {
 }
 
 enum JSONBody {
+    /// Token and bootstrap answers, written without `JSONEncoder` (`JSONValue.compactJSON` says why).
+    static func encode(_ value: some CompactJSONRepresentable) -> [UInt8] { value.jsonValue.compactJSON }
+
     static func encode(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -160,11 +160,40 @@ public struct BootstrapResponse: Sendable, Hashable, Codable {
     }
 
     /// The body to send: `{"Bootstrap":{…},…}`, keys sorted so the bytes do not depend on the platform.
-    public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Every property is a string, an integer or a JSONValue: encoding cannot fail.
-        return (try? encoder.encode(self)) ?? Data()
+    public func encoded() -> Data { Data(jsonValue.compactJSON) }
+}
+
+extension BootstrapResponse: CompactJSONRepresentable {
+    /// The body as a `JSONValue`, keyed as `encode(to:)` keys it; a known section wins over a passed-along one.
+    public var jsonValue: JSONValue {
+        var sections = otherSections
+        sections[Self.bootstrapKey.stringValue] = bootstrap.jsonValue
+        if let accessTokenInfo {
+            sections[Self.accessTokenInfoKey.stringValue] = .object([
+                "AccessToken": .string(accessTokenInfo.accessToken),
+                "AccessTokenExpiry": .integer(accessTokenInfo.accessTokenExpiry),
+            ])
+        }
+        if let rootContainerInfo {
+            var containerInfo = rootContainerInfo.containerInfo.otherProperties
+            containerInfo["Name"] = .string(rootContainerInfo.containerInfo.name)
+            let pointer = rootContainerInfo.containerPointer
+            sections[Self.rootContainerInfoKey.stringValue] = .object([
+                "ContainerPointer": .object(["Url": .string(pointer.url), "Name": .string(pointer.name)]),
+                "ContainerInfo": .object(containerInfo),
+            ])
+        }
+        return .object(sections)
+    }
+}
+
+extension Bootstrap {
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "EcosystemUrl": .string(ecosystemURL), "UserId": .string(userId), "SignInName": .string(signInName),
+        ]
+        if let userFriendlyName { members["UserFriendlyName"] = .string(userFriendlyName) }
+        return .object(members)
     }
 }
 

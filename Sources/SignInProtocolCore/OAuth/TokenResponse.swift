@@ -38,7 +38,7 @@ public struct TokenResponse: Sendable, Hashable {
     public var json: String { JSONBody.encode(self) }
 }
 
-extension TokenResponse: Codable {
+extension TokenResponse: Codable, CompactJSONRepresentable {
     static let declared: Set<String> = [
         "access_token", "token_type", "expires_in", "refresh_token", "scope", "issued_token_type",
     ]
@@ -83,6 +83,18 @@ extension TokenResponse: Codable {
                 debugDescription: "expires_in must be a non-negative whole number of seconds, as a number or a string of digits")
         }
         return seconds
+    }
+
+    /// The same members as `encode(to:)` writes, for `JSONValue.compactJSON`.
+    public var jsonValue: JSONValue {
+        var members = additionalFields
+        members["access_token"] = .string(accessToken)
+        members["token_type"] = .string(tokenType)
+        members["expires_in"] = expiresIn.map { .integer(Int64($0)) }
+        members["refresh_token"] = refreshToken.map(JSONValue.string)
+        members["scope"] = scope.map(JSONValue.string)
+        members["issued_token_type"] = issuedTokenType.map(JSONValue.string)
+        return .object(members)
     }
 
     public func encode(to encoder: any Encoder) throws {
