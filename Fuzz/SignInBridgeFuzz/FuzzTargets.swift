@@ -99,12 +99,28 @@ enum FuzzTargets {
     }
 
     static func tokenResponse(_ bytes: [UInt8]) {
-        _ = try? TokenResponse.decode(json: text(bytes))
+        if let response = try? TokenResponse.decode(json: text(bytes)) {
+            writtenAsJSONEncoderWrites(response)
+            check((try? TokenResponse.decode(json: response.json, limit: fitting(response.json))) != nil, response.json)
+        }
         _ = try? OAuthError.decode(json: text(bytes))
     }
 
     static func bootstrapResponse(_ bytes: [UInt8]) {
-        _ = try? BootstrapResponse.decode(Data(bytes))
+        guard let response = try? BootstrapResponse.decode(Data(bytes)) else { return }
+        writtenAsJSONEncoderWrites(response)
+        let body = response.encoded()
+        check((try? BootstrapResponse.decode(body, limit: InputLimit(maxBytes: max(1, body.count)))) != nil, text(Array(body)))
+    }
+
+    /// The server writes these bodies with `JSONValue.compactJSON` instead of `JSONEncoder`; the two must agree on
+    /// every value a decoder can produce.
+    static func writtenAsJSONEncoderWrites(_ value: some CompactJSONRepresentable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let theirs = try? encoder.encode(value) else { return }
+        let ours = value.jsonValue.compactJSON
+        check(ours == Array(theirs), "compactJSON \(text(ours)) != JSONEncoder \(text(Array(theirs)))")
     }
 
     static func bearerCredential(_ bytes: [UInt8]) {
