@@ -20,9 +20,11 @@ public final class BridgeMetrics: Sendable {
     let storeEngineMemory: Prometheus.Gauge
     let logQueueRecords: Prometheus.Gauge
     let logQueuePeakRecords: Prometheus.Gauge
+    let requestHandles: RequestMetricHandles
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
+        requestHandles = RequestMetricHandles(registry: registry)
         let name = Self.bootstrapResponses
         challenges = registry.makeCounter(descriptor: name, labels: [("outcome", "challenge")])
         bootstraps = registry.makeCounter(descriptor: name, labels: [("outcome", "bootstrap")])
@@ -122,18 +124,68 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let response = try await next(request, context)
-        let route = context.endpointPath ?? "unmatched"
-        let status = String(response.status.code)
-        metrics.registry.makeCounter(
-            descriptor: BridgeMetrics.httpRequests, labels: [("method", request.method.rawValue), ("route", route), ("status", status)]
-        ).increment()
-        metrics.registry.makeDurationHistogram(
-            descriptor: BridgeMetrics.httpDuration, labels: [("route", route)],
-            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2)]
-        ).recordNanoseconds(Int64((ContinuousClock.now - start) / .nanoseconds(1)))
-        return response
+        do {
+            let response = try await next(request, context)
+            record(request, context: context, status: response.status.code, since: start)
+            return response
+        } catch {
+            // The router's 404 and 405, and any other error answered further out, count under the status it gets.
+            record(request, context: context, status: (error as? any HTTPResponseError)?.status.code ?? 500, since: start)
+            throw error
+        }
     }
+
+    func record(_ request: Request, context: Context, status: Int, since start: ContinuousClock.Instant) {
+        let route = context.endpointPath ?? "NotFound"  // what Hummingbird's router names a request no route matched
+        let handles = metrics.requestHandles.handles(method: request.method.rawValue, route: route, status: status)
+        handles.requests.increment()
+        handles.duration.recordNanoseconds(Int64((ContinuousClock.now - start) / .nanoseconds(1)))
+    }
+}
+
+/// The `http_requests_total` counter and `http_request_duration_seconds` histogram of each label combination, made
+/// once. The registry builds a metric's name and hashes its labels on every `make…` call: with a call per request
+/// the middleware was 3.6% of the server's CPU answering authenticated bootstraps, and 0.9% with the handles kept
+/// (perf record --call-graph dwarf, 64 connections, release builds).
+/// The combinations are few (llhttp parses a fixed set of methods; routes are the router's; statuses are ours);
+/// past `capacity` they are made per request again, as before, so no client can grow this without bound.
+final class RequestMetricHandles: Sendable {
+    struct Labels: Hashable {
+        var method: String
+        var route: String
+        var status: Int
+    }
+
+    struct Handles: Sendable {
+        let requests: Prometheus.Counter
+        let duration: Prometheus.DurationHistogram
+    }
+
+    static let buckets: [Duration] = [.milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2)]
+    let registry: PrometheusCollectorRegistry
+    let capacity: Int
+    private let made = NIOLockedValueBox<[Labels: Handles]>([:])
+
+    init(registry: PrometheusCollectorRegistry, capacity: Int = 1_000) {
+        self.registry = registry
+        self.capacity = capacity
+    }
+
+    func handles(method: String, route: String, status: Int) -> Handles {
+        let labels = Labels(method: method, route: route, status: status)
+        if let handles = made.withLockedValue({ $0[labels] }) { return handles }
+        let handles = Handles(
+            requests: registry.makeCounter(
+                descriptor: BridgeMetrics.httpRequests, labels: [("method", method), ("route", route), ("status", String(status))]),
+            duration: registry.makeDurationHistogram(
+                descriptor: BridgeMetrics.httpDuration, labels: [("route", route)], buckets: Self.buckets))
+        made.withLockedValue { made in
+            if made.count < capacity { made[labels] = handles }
+        }
+        return handles
+    }
+
+    var count: Int { made.withLockedValue(\.count) }
 }
 
 /// A Prometheus counter that follows a total counted elsewhere (the store's, the log writer's): each scrape adds
