@@ -63,7 +63,7 @@ struct BridgeRoutes: Sendable {
         case .challenge:
             return challenge.response
         case .bootstrap(let body):
-            return Self.json(body.jsonValue.compactJSON, cacheable: false)
+            return Self.json(JSONBody.encode(body), cacheable: false)
         case .unknownWopiSource:
             return Self.text(.notFound, "unknown WopiSrc")
         case .badRequest(let message):
