@@ -3,7 +3,7 @@
 /// long as their grant (`expires_at < cutoff` is never true for a NULL).
 public enum ExpiringTables {
     public static let all: [(table: String, endsAt: String)] = [
-        ("access_tokens", "expires_at"), ("wopi_access_tokens", "expires_at"), ("authorization_codes", "expires_at"),
+        ("access_tokens", "expires_at"), ("authorization_codes", "expires_at"),
         ("sessions", "expires_at"), ("pending_authorizations", "expires_at"), ("app_to_app_requests", "expires_at"),
         ("session_exchange_codes", "expires_at"), ("upstream_logins", "expires_at"), ("broker_sessions", "expires_at"),
         ("sign_in_failures", "failed_at"), ("refresh_tokens", "expires_at"),

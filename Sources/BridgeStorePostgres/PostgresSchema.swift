@@ -163,7 +163,7 @@ enum PostgresSchema {
             """,
             "CREATE INDEX app_to_app_requests_by_expiry ON app_to_app_requests (expires_at)",
         ],
-        // 6: session exchange codes (`ExchangeStore`), stored hashed and kept after use until they expire.
+        // 3: session exchange codes (`ExchangeStore`), stored hashed and kept after use until they expire.
         [
             """
             CREATE TABLE session_exchange_codes (
@@ -221,6 +221,11 @@ enum PostgresSchema {
             )
             """,
             "CREATE INDEX broker_sessions_by_expiry ON broker_sessions (expires_at)",
+        ],
+        // 5: WOPI access tokens are sealed by the server (`WopiAccessTokenSeal`) and checked against their grant,
+        // not looked up as rows; the bootstrap no longer writes them.
+        [
+            "DROP TABLE wopi_access_tokens",
         ],
     ]
 }

@@ -109,30 +109,20 @@ extension PostgresStore {
 // MARK: Bootstrap
 
 extension PostgresStore {
-    /// One statement: the WOPI tokens are inserted only from a live access token, grant and user, the session
-    /// context is recorded when it changed, and the token's status comes back in the same round trip.
+    /// One statement: the token's status with its grant and user comes back, and the session context is recorded
+    /// when the token is live and the context changed, in the same round trip. The answer's WOPI tokens are sealed
+    /// by the server, not recorded.
     public func bootstrap(_ step: BootstrapStep, at now: Date) async throws -> BootstrapStatus {
         let nowMS = Milliseconds.from(now)
-        let drafts = step.wopiTokens
         guard
             let row = try await rows(
-                Subject("WOPI access token"),
+                Subject("bootstrap"),
                 """
                 WITH live AS (
-                    SELECT t.grant_id, g.user_id FROM access_tokens t JOIN grants g ON g.id = t.grant_id
+                    SELECT t.grant_id FROM access_tokens t JOIN grants g ON g.id = t.grant_id
                         JOIN users u ON u.id = g.user_id
                     WHERE t.token_id = \(step.accessTokenID) AND t.revoked_at IS NULL AND g.revoked_at IS NULL
                         AND t.expires_at > \(nowMS)
-                ),
-                inserted AS (
-                    INSERT INTO wopi_access_tokens (digest, grant_id, user_id, wopi_source, issued_at, expires_at)
-                    SELECT d.digest, live.grant_id, live.user_id, CASE WHEN d.has_source THEN d.source END, d.issued,
-                        d.expires
-                    FROM live, unnest(\(drafts.map(\.digest.hex))::text[], \(drafts.map { $0.wopiSource ?? "" })::text[],
-                        \(drafts.map { $0.wopiSource != nil })::bool[], \(drafts.map { Milliseconds.from($0.issuedAt) })::bigint[],
-                        \(drafts.map { Milliseconds.from($0.expiresAt) })::bigint[])
-                        AS d (digest, source, has_source, issued, expires)
-                    RETURNING digest
                 ),
                 context AS (
                     UPDATE grants SET session_context = \(step.sessionContext)::text
@@ -143,7 +133,7 @@ extension PostgresStore {
                 notified AS (SELECT \(unescaped: notifyChange) FROM context)
                 SELECT t.expires_at, t.revoked_at AS t_revoked_at, \(unescaped: grantColumns(of: "g")),
                     u.id AS u_id, u.sign_in_name AS u_sign_in_name, u.friendly_name AS u_friendly_name,
-                    u.password_hash AS u_password_hash, (SELECT count(*) FROM inserted) AS recorded,
+                    u.password_hash AS u_password_hash, (SELECT count(*) FROM live) AS live,
                     (SELECT count(*) FROM context) AS context, (SELECT count(*) FROM notified) AS notified
                 FROM access_tokens t JOIN grants g ON g.id = t.grant_id LEFT JOIN users u ON u.id = g.user_id
                 WHERE t.token_id = \(step.accessTokenID)
@@ -151,7 +141,7 @@ extension PostgresStore {
             ).first
         else { return .unknown }
         var grant = try row.grant()
-        if try row.int("recorded") > 0, try row.optionalText("u_id") != nil {
+        if try row.int("live") > 0, try row.optionalText("u_id") != nil {
             if try row.int("context") == 1, let context = step.sessionContext {
                 grant.sessionContext = context
                 noteChange()

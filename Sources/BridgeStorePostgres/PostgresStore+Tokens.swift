@@ -72,35 +72,6 @@ extension PostgresStore {
     }
 }
 
-// MARK: WOPI access tokens
-
-extension PostgresStore {
-    public func issueWopiAccessToken(_ token: WopiAccessTokenRecord) async throws {
-        try await rows(
-            Subject("WOPI access token"),
-            """
-            INSERT INTO wopi_access_tokens (digest, grant_id, user_id, wopi_source, issued_at, expires_at)
-            VALUES (\(token.digest.hex), \(token.grantID.rawValue), \(token.userID), \(token.wopiSource),
-                \(Milliseconds.from(token.issuedAt)), \(Milliseconds.from(token.expiresAt)))
-            """)
-    }
-
-    public func activeWopiAccessToken(_ digest: TokenDigest, at now: Date) async throws -> WopiAccessTokenRecord? {
-        try await rows(
-            Subject("WOPI access token"),
-            """
-            SELECT w.* FROM wopi_access_tokens w JOIN grants g ON g.id = w.grant_id
-            WHERE w.digest = \(digest.hex) AND w.expires_at > \(Milliseconds.from(now)) AND g.revoked_at IS NULL
-            """
-        ).first.map { row in
-            WopiAccessTokenRecord(
-                digest: digest, grantID: GrantID(try row.text("grant_id")), userID: try row.text("user_id"),
-                wopiSource: try row.optionalText("wopi_source"), issuedAt: try row.date("issued_at"),
-                expiresAt: try row.date("expires_at"))
-        }
-    }
-}
-
 // MARK: Refresh tokens
 
 extension PostgresStore {

@@ -251,5 +251,10 @@ enum SQLiteSchema {
             "CREATE INDEX app_to_app_requests_by_expiry ON app_to_app_requests (expires_at)",
             "CREATE INDEX sign_in_failures_by_time ON sign_in_failures (failed_at)",
         ],
+        // 9: WOPI access tokens are sealed by the server (`WopiAccessTokenSeal`) and checked against their grant,
+        // not looked up as rows; the bootstrap no longer writes them.
+        [
+            "DROP TABLE wopi_access_tokens",
+        ],
     ]
 }

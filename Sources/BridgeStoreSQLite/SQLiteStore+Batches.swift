@@ -1,7 +1,7 @@
 import BridgeStore
 import Foundation
 
-/// The hot writes of the token endpoint and the bootstrapper, grouped by `WriteBatcher`: concurrent callers share one
+/// The hot writes of the token endpoint, grouped by `WriteBatcher`: concurrent callers share one
 /// multi-row statement (and one commit). A batch that fails is run again one item at a time, so each caller gets
 /// exactly the answer (and the error naming) it would have had alone and no item is lost to a neighbour's fault.
 extension SQLiteStore {
@@ -121,19 +121,6 @@ extension SQLiteStore {
             try await write("access token", Self.insertTokenResponsesSQL(count: items.count), Self.binds(items))
         } alone: { item in
             try await recordOneTokenResponse(access: item.access, refresh: item.refresh)
-        }
-    }
-
-    // MARK: WOPI access tokens
-
-    func insertWopiAccessTokens(_ tokens: [WopiAccessTokenRecord]) async -> [Result<Void, any Error>] {
-        let sql = """
-            INSERT INTO wopi_access_tokens (digest, grant_id, user_id, wopi_source, issued_at, expires_at) VALUES
-            """
-        return await Self.writeTogether(tokens) {
-            try await write("WOPI access token", sql + Self.placeholders(rows: tokens.count, columns: 6), tokens.flatMap(Self.binds))
-        } alone: { token in
-            try await write("WOPI access token", sql + Self.placeholders(rows: 1, columns: 6), Self.binds(token))
         }
     }
 

@@ -70,36 +70,6 @@ extension SQLiteStore {
     }
 }
 
-// MARK: WOPI access tokens
-
-extension SQLiteStore {
-    public func issueWopiAccessToken(_ token: WopiAccessTokenRecord) async throws {
-        try await wopiAccessTokens.submit(token, run: insertWopiAccessTokens)
-    }
-
-    static func binds(_ token: WopiAccessTokenRecord) -> [SQLiteData] {
-        [
-            .text(token.digest.hex), .text(token.grantID.rawValue), .text(token.userID), .optionalText(token.wopiSource),
-            .millis(token.issuedAt), .millis(token.expiresAt),
-        ]
-    }
-
-    public func activeWopiAccessToken(_ digest: TokenDigest, at now: Date) async throws -> WopiAccessTokenRecord? {
-        try await read(
-            """
-            SELECT w.* FROM wopi_access_tokens w JOIN grants g ON g.id = w.grant_id
-            WHERE w.digest = ? AND w.expires_at > ? AND g.revoked_at IS NULL
-            """,
-            [.text(digest.hex), .millis(now)]
-        ).first.map { row in
-            WopiAccessTokenRecord(
-                digest: digest, grantID: GrantID(try row.text("grant_id")), userID: try row.text("user_id"),
-                wopiSource: try row.optionalText("wopi_source"), issuedAt: try row.date("issued_at"),
-                expiresAt: try row.date("expires_at"))
-        }
-    }
-}
-
 // MARK: Authorization codes
 
 extension SQLiteStore {

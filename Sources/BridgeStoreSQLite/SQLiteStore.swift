@@ -25,8 +25,6 @@ public final class SQLiteStore: Store {
     let checkpointer: WALCheckpointer
     let codeConsumptions = WriteBatcher<CodeConsumption, (AuthorizationCodeRecord, GrantRecord)?>(maxBatch: maxBatch)
     let tokenResponses = WriteBatcher<TokenResponseRecords, Void>(maxBatch: maxBatch)
-    let wopiAccessTokens = WriteBatcher<WopiAccessTokenRecord, Void>(maxBatch: maxBatch)
-    let bootstraps = WriteBatcher<BootstrapAttempt, BootstrapStatus>(maxBatch: maxBatch / 2)
     private let isClosed = NIOLockedValueBox(false)
     // A lock rather than Synchronization's Atomic, which needs macOS 15 and the package supports macOS 14.
     private let changes = NIOLockedValueBox<UInt64>(0)

@@ -66,7 +66,7 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
 
     /// The largest power of two that is at most both `queued` and `maxBatch` (0 for an empty queue). A batch's SQL
     /// text depends on its row count, and each text stays prepared on its connection (`SQLiteConnection`): with any
-    /// count allowed, one kind of batch could leave 128 statements prepared, and the bootstrap's 128 hold 9.5 MiB
+    /// count allowed, one kind of batch could leave 128 statements prepared, and a 128-statement set once held 9.5 MiB
     /// (sqlite3_memory_used). Powers of two leave 8 per kind; what is left in the queue goes in the next batches.
     static func batchSize(queued: Int, maxBatch: Int) -> Int {
         let limit = min(queued, maxBatch)

@@ -3,61 +3,54 @@ import Foundation
 import Testing
 
 /// Store contract: the bootstrapper's step, one call that checks the access token, its grant and user and records
-/// the answer's WOPI tokens.
+/// a changed session context.
 enum BootstrapStepContract {
     static let bob = UserRecord(id: "bob", signInName: "bob@example.com", friendlyName: nil, passwordHash: nil)
 
-    static func step(_ jti: String, tokens: [String], sessionContext: String? = nil) -> BootstrapStep {
-        BootstrapStep(
-            accessTokenID: jti,
-            wopiTokens: tokens.enumerated().map { index, name in
-                WopiTokenDraft(
-                    digest: TokenDigest(of: name), wopiSource: index == 0 ? nil : "https://host/wopi/files/1",
-                    issuedAt: seconds(1), expiresAt: seconds(600))
-            },
-            sessionContext: sessionContext)
+    static func step(_ jti: String, sessionContext: String? = nil) -> BootstrapStep {
+        BootstrapStep(accessTokenID: jti, sessionContext: sessionContext)
     }
 
-    static let activeTokenRecordsItsWopiTokensInOneCall = StoreContractCheck(
-        "bootstrap step: an active token's grant and user come back and its WOPI tokens are recorded, in one call"
+    static let activeTokenAnswersItsGrantAndUserInOneCall = StoreContractCheck(
+        "bootstrap step: an active token's grant and user come back in one call, and a changed session context is recorded"
     ) { kind in
         try await withStore(kind) { store in
             try await store.saveUser(bob)
             let grant = try await makeGrant(in: store, user: "bob")
             try await store.recordAccessToken(AccessTokenRecord(tokenID: "jti", grantID: grant.id, issuedAt: t0, expiresAt: seconds(300)))
             let before = store.roundTrips
-            #expect(try await store.bootstrap(step("jti", tokens: ["eco", "file"]), at: seconds(1)) == .active(grant, bob))
+            #expect(try await store.bootstrap(step("jti"), at: seconds(1)) == .active(grant, bob))
             #expect(store.roundTrips - before == 1)
-            #expect(try await store.activeWopiAccessToken(TokenDigest(of: "eco"), at: seconds(2)) == WopiAccessTokenRecord(
-                digest: TokenDigest(of: "eco"), grantID: grant.id, userID: "bob", wopiSource: nil, issuedAt: seconds(1),
-                expiresAt: seconds(600)))
-            #expect(try await store.activeWopiAccessToken(TokenDigest(of: "file"), at: seconds(2))?.wopiSource
-                == "https://host/wopi/files/1")
             var updated = grant
             updated.sessionContext = "sc-9"
-            #expect(try await store.bootstrap(step("jti", tokens: ["eco-2"], sessionContext: "sc-9"), at: seconds(2))
-                == .active(updated, bob))
+            #expect(try await store.bootstrap(step("jti", sessionContext: "sc-9"), at: seconds(2)) == .active(updated, bob))
             #expect(try await store.grant(id: grant.id)?.sessionContext == "sc-9")
+            // The same context again is a read: one call, nothing to write.
+            let again = store.roundTrips
+            #expect(try await store.bootstrap(step("jti", sessionContext: "sc-9"), at: seconds(3)) == .active(updated, bob))
+            #expect(store.roundTrips - again == 1)
         }
     }
 
     static let refusedTokensRecordNothing = StoreContractCheck(
-        "bootstrap step: an expired, revoked or unknown token, or one whose user is gone, records nothing"
+        "bootstrap step: an expired, revoked or unknown token, or one whose user is gone, records no session context"
     ) { kind in
         try await withStore(kind) { store in
             try await store.saveUser(bob)
             let grant = try await makeGrant(in: store, user: "bob")
             try await store.recordAccessToken(AccessTokenRecord(tokenID: "jti", grantID: grant.id, issuedAt: t0, expiresAt: seconds(300)))
-            #expect(try await store.bootstrap(step("jti", tokens: ["late"]), at: seconds(300)) == .expired)
-            #expect(try await store.bootstrap(step("nope", tokens: ["unknown"]), at: seconds(1)) == .unknown)
+            #expect(try await store.bootstrap(step("jti", sessionContext: "late"), at: seconds(300)) == .expired)
+            #expect(try await store.bootstrap(step("nope", sessionContext: "unknown"), at: seconds(1)) == .unknown)
             let orphan = try await makeGrant(in: store, user: "nobody")
             try await store.recordAccessToken(AccessTokenRecord(tokenID: "orphan", grantID: orphan.id, issuedAt: t0, expiresAt: seconds(300)))
-            #expect(try await store.bootstrap(step("orphan", tokens: ["orphaned"]), at: seconds(1)) == .unknown)
+            #expect(try await store.bootstrap(step("orphan", sessionContext: "orphaned"), at: seconds(1)) == .unknown)
+            #expect(try await store.grant(id: orphan.id)?.sessionContext == nil)
             try await store.revokeGrant(grant.id, at: seconds(2))
-            #expect(try await store.bootstrap(step("jti", tokens: ["revoked"]), at: seconds(3)) == .revoked)
-            for name in ["late", "unknown", "orphaned", "revoked"] {
-                #expect(try await store.activeWopiAccessToken(TokenDigest(of: name), at: seconds(4)) == nil)
-            }
+            #expect(try await store.bootstrap(step("jti", sessionContext: "revoked"), at: seconds(3)) == .revoked)
+            #expect(try await store.grant(id: grant.id)?.sessionContext == nil)
+            try await store.recordAccessToken(AccessTokenRecord(tokenID: "alone", grantID: orphan.id, issuedAt: t0, expiresAt: seconds(300)))
+            try await store.revokeAccessToken(tokenID: "alone", at: seconds(1))
+            #expect(try await store.bootstrap(step("alone"), at: seconds(2)) == .revoked)
         }
     }
 
@@ -74,7 +67,7 @@ enum BootstrapStepContract {
             let answers = try await withThrowingTaskGroup(of: (Int, BootstrapStatus).self) { group in
                 for index in 0..<24 {
                     group.addTask {
-                        (index, try await store.bootstrap(step(index % 2 == 0 ? "live" : "dead", tokens: ["t\(index)"]), at: seconds(2)))
+                        (index, try await store.bootstrap(step(index % 2 == 0 ? "live" : "dead"), at: seconds(2)))
                     }
                 }
                 return try await group.reduce(into: [Int: BootstrapStatus]()) { $0[$1.0] = $1.1 }
@@ -86,7 +79,7 @@ enum BootstrapStepContract {
     }
 
     static let all: [StoreContractCheck] = [
-        activeTokenRecordsItsWopiTokensInOneCall,
+        activeTokenAnswersItsGrantAndUserInOneCall,
         refusedTokensRecordNothing,
         concurrentBootstrapsEachGetTheirOwnAnswer,
     ]

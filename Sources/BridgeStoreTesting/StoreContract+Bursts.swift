@@ -93,37 +93,8 @@ enum BurstContract {
         }
     }
 
-    static let aBurstOfWopiTokensIsStoredWholeExceptTheDuplicate = StoreContractCheck(
-        "bursts of concurrent writes: aBurstOfWopiTokensIsStoredWholeExceptTheDuplicate"
-    ) { kind in
-        try await withStore(kind) { store in
-            let grant = try await makeGrant(in: store)
-            let secrets = (0..<30).map { _ in SecretToken() }
-            func record(_ secret: SecretToken) -> WopiAccessTokenRecord {
-                WopiAccessTokenRecord(
-                    digest: secret.digest, grantID: grant.id, userID: grant.userID, wopiSource: nil, issuedAt: t0,
-                    expiresAt: seconds(600))
-            }
-            // The first secret twice: exactly one of the two is refused as a duplicate.
-            let failures = await withTaskGroup(of: Bool.self) { group in
-                for secret in secrets + [secrets[0]] {
-                    group.addTask {
-                        do { try await store.issueWopiAccessToken(record(secret)) } catch { return error as? StoreError == .duplicate(what: "WOPI access token") }
-                        return false
-                    }
-                }
-                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
-            }
-            #expect(failures == 1)
-            for secret in secrets {
-                #expect(try await store.activeWopiAccessToken(secret.digest, at: seconds(1)) == record(secret))
-            }
-        }
-    }
-
     static let all: [StoreContractCheck] = [
         aBurstOfRedemptionsAnswersEachCodeOnItsOwn,
         aFaultyTokenResponseInABurstFailsAlone,
-        aBurstOfWopiTokensIsStoredWholeExceptTheDuplicate,
     ]
 }

@@ -2,10 +2,10 @@ import BridgeStore
 import Foundation
 import Testing
 
-/// Store contract: access and WOPI tokens.
+/// Store contract: access tokens.
 enum TokenContract {
     static let accessTokenIsActiveUntilItsExpiryInstant = StoreContractCheck(
-        "access and WOPI tokens: accessTokenIsActiveUntilItsExpiryInstant"
+        "access tokens: accessTokenIsActiveUntilItsExpiryInstant"
     ) { kind in
         try await withStore(kind) { store in
             let grant = try await makeGrant(in: store)
@@ -18,7 +18,7 @@ enum TokenContract {
     }
 
     static let accessTokenIsRevokedAloneOrWithItsGrant = StoreContractCheck(
-        "access and WOPI tokens: accessTokenIsRevokedAloneOrWithItsGrant"
+        "access tokens: accessTokenIsRevokedAloneOrWithItsGrant"
     ) { kind in
         try await withStore(kind) { store in
             let grant = try await makeGrant(in: store)
@@ -39,7 +39,7 @@ enum TokenContract {
     }
 
     static let accessTokenNeedsAnExistingGrantAndAUniqueID = StoreContractCheck(
-        "access and WOPI tokens: accessTokenNeedsAnExistingGrantAndAUniqueID"
+        "access tokens: accessTokenNeedsAnExistingGrantAndAUniqueID"
     ) { kind in
         try await withStore(kind) { store in
             let orphan = AccessTokenRecord(tokenID: "x", grantID: GrantID("missing"), issuedAt: t0, expiresAt: seconds(1))
@@ -55,26 +55,8 @@ enum TokenContract {
         }
     }
 
-    static let wopiTokenIsFoundByDigestWhileActive = StoreContractCheck(
-        "access and WOPI tokens: wopiTokenIsFoundByDigestWhileActive"
-    ) { kind in
-        try await withStore(kind) { store in
-            let grant = try await makeGrant(in: store)
-            let secret = SecretToken()
-            let record = WopiAccessTokenRecord(
-                digest: secret.digest, grantID: grant.id, userID: "alice",
-                wopiSource: "https://wopi.example/wopi/files/1", issuedAt: t0, expiresAt: seconds(3600))
-            try await store.issueWopiAccessToken(record)
-            #expect(try await store.activeWopiAccessToken(TokenDigest(of: secret.value), at: seconds(1)) == record)
-            #expect(try await store.activeWopiAccessToken(secret.digest, at: seconds(3600)) == nil)
-            #expect(try await store.activeWopiAccessToken(SecretToken().digest, at: seconds(1)) == nil)
-            try await store.revokeGrant(grant.id, at: seconds(2))
-            #expect(try await store.activeWopiAccessToken(secret.digest, at: seconds(3)) == nil)
-        }
-    }
-
     static let purgeDeletesOnlyWhatExpiredBeforeTheCutoff = StoreContractCheck(
-        "access and WOPI tokens: purgeDeletesOnlyWhatExpiredBeforeTheCutoff"
+        "access tokens: purgeDeletesOnlyWhatExpiredBeforeTheCutoff"
     ) { kind in
         try await withStore(kind) { store in
             let grant = try await makeGrant(in: store)
@@ -98,7 +80,7 @@ enum TokenContract {
     }
 
     static let purgeDeletesAtMostTheLimitOfEachKindPerCall = StoreContractCheck(
-        "access and WOPI tokens: purgeDeletesAtMostTheLimitOfEachKindPerCall"
+        "access tokens: purgeDeletesAtMostTheLimitOfEachKindPerCall"
     ) { kind in
         try await withStore(kind) { store in
             let grant = try await makeGrant(in: store)
@@ -129,7 +111,6 @@ enum TokenContract {
         accessTokenIsActiveUntilItsExpiryInstant,
         accessTokenIsRevokedAloneOrWithItsGrant,
         accessTokenNeedsAnExistingGrantAndAUniqueID,
-        wopiTokenIsFoundByDigestWhileActive,
         purgeDeletesOnlyWhatExpiredBeforeTheCutoff,
     ]
 }

@@ -107,13 +107,13 @@ struct BootstrapEndpointTests {
                 #expect(body.bootstrap.signInName == "alice@contoso.com")
                 #expect(body.bootstrap.userFriendlyName == "Alice")
                 #expect(body.accessTokenInfo == nil && body.rootContainerInfo == nil)
-                // The ecosystem URL carries a fresh WOPI access token that the store knows.
+                // The ecosystem URL carries a fresh WOPI access token that a host's WOPI endpoint accepts.
                 let url = try #require(URLComponents(string: body.bootstrap.ecosystemURL))
                 #expect(url.path == "/wopi/ecosystem")
                 let wopiToken = try #require(url.queryItems?.first { $0.name == "access_token" }?.value)
-                let record = try await bridge.store.activeWopiAccessToken(TokenDigest(of: wopiToken), at: bridge.clock.now)
-                #expect(record?.userID == "alice")
-                #expect(record?.wopiSource == nil)
+                let verified = try await bridge.app.wopiAccessTokenVerifier.verify(wopiToken, for: nil, at: bridge.clock.now)
+                #expect(verified.grant.userID == "alice")
+                #expect(verified.claims.wopiSource == nil)
             }
         }
     }
@@ -136,8 +136,13 @@ struct BootstrapEndpointTests {
                 // 1_800_000_000 s plus the configured 3600 s, in milliseconds since the epoch.
                 #expect(info.accessTokenExpiry == 1_800_003_600_000)
                 #expect(String(buffer: response.body).contains(#""AccessTokenExpiry":1800003600000"#))
-                let record = try await bridge.store.activeWopiAccessToken(TokenDigest(of: info.accessToken), at: bridge.clock.now)
-                #expect(record?.wopiSource == wopiSrc)
+                let verifier = bridge.app.wopiAccessTokenVerifier
+                let verified = try await verifier.verify(info.accessToken, for: wopiSrc, at: bridge.clock.now)
+                #expect(verified.claims.wopiSource == wopiSrc)
+                #expect(verified.claims.expiresAt == Date(timeIntervalSince1970: 1_800_003_600))
+                await #expect(throws: WopiAccessTokenVerifier.Rejection.wrongResource) {
+                    try await verifier.verify(info.accessToken, for: "https://contoso.com/wopi/files/43", at: bridge.clock.now)
+                }
             }
         }
     }

@@ -13,17 +13,17 @@ struct ExpiredRecordsPurgeTests {
         #expect(bridge.app.purgeServices.count == 1)
         let grant = GrantRecord(userID: "alice", clientID: "office", scope: "wopi", createdAt: bridge.clock.now)
         try await bridge.store.createGrant(grant)
-        func wopiToken(expiresIn seconds: TimeInterval) -> WopiAccessTokenRecord {
-            WopiAccessTokenRecord(
-                digest: SecretToken().digest, grantID: grant.id, userID: "alice", wopiSource: nil,
-                issuedAt: bridge.clock.now, expiresAt: bridge.clock.now.addingTimeInterval(seconds))
+        func accessToken(_ id: String, expiresIn seconds: TimeInterval) -> AccessTokenRecord {
+            AccessTokenRecord(
+                tokenID: id, grantID: grant.id, issuedAt: bridge.clock.now,
+                expiresAt: bridge.clock.now.addingTimeInterval(seconds))
         }
-        let expiring = wopiToken(expiresIn: 10)
-        let lasting = wopiToken(expiresIn: 3600)
-        try await bridge.store.issueWopiAccessToken(expiring)
-        try await bridge.store.issueWopiAccessToken(lasting)
+        let expiring = accessToken("expiring", expiresIn: 10)
+        let lasting = accessToken("lasting", expiresIn: 3600)
+        try await bridge.store.recordAccessToken(expiring)
+        try await bridge.store.recordAccessToken(lasting)
         bridge.clock.advance(by: 11)
-        #expect(try await wopiTokenRows(bridge.store) == 2)
+        #expect(try await accessTokenRows(bridge.store) == 2)
 
         let purge = ExpiredRecordsPurge(
             store: bridge.store, interval: .milliseconds(20), now: { bridge.clock.now }, logger: Logger(label: "test"))
@@ -31,12 +31,12 @@ struct ExpiredRecordsPurgeTests {
         var rows = 2
         for _ in 0..<250 where rows != 1 {
             try await Task.sleep(for: .milliseconds(20))
-            rows = try await wopiTokenRows(bridge.store)
+            rows = try await accessTokenRows(bridge.store)
         }
         running.cancel()
         try await running.value
         #expect(rows == 1)
-        #expect(try await bridge.store.activeWopiAccessToken(lasting.digest, at: bridge.clock.now) == lasting)
+        #expect(try await bridge.store.accessTokenStatus(tokenID: "lasting", at: bridge.clock.now) == .active(lasting, grant))
         try await bridge.store.close()
     }
 
@@ -45,23 +45,23 @@ struct ExpiredRecordsPurgeTests {
         let bridge = try await TestBridge.make()
         let grant = GrantRecord(userID: "alice", clientID: "office", scope: "wopi", createdAt: bridge.clock.now)
         try await bridge.store.createGrant(grant)
-        for _ in 0..<10 {
-            try await bridge.store.issueWopiAccessToken(
-                WopiAccessTokenRecord(
-                    digest: SecretToken().digest, grantID: grant.id, userID: "alice", wopiSource: nil,
-                    issuedAt: bridge.clock.now, expiresAt: bridge.clock.now.addingTimeInterval(10)))
+        for index in 0..<10 {
+            try await bridge.store.recordAccessToken(
+                AccessTokenRecord(
+                    tokenID: "t-\(index)", grantID: grant.id, issuedAt: bridge.clock.now,
+                    expiresAt: bridge.clock.now.addingTimeInterval(10)))
         }
         let before = bridge.store.roundTrips
         let removed = try await ExpiredRecordsPurge.purge(bridge.store, before: bridge.clock.now.addingTimeInterval(11), batch: 3)
         #expect(removed == 10)
         #expect(bridge.store.roundTrips - before == 4)  // 3, 3, 3, 1
-        #expect(try await wopiTokenRows(bridge.store) == 0)
+        #expect(try await accessTokenRows(bridge.store) == 0)
         try await bridge.store.close()
     }
 
     /// Expired rows are invisible through the store's API, so the test counts them directly.
-    func wopiTokenRows(_ store: SQLiteStore) async throws -> Int {
-        Int(try await store.read("SELECT count(*) AS n FROM wopi_access_tokens").first?.column("n")?.integer ?? -1)
+    func accessTokenRows(_ store: SQLiteStore) async throws -> Int {
+        Int(try await store.read("SELECT count(*) AS n FROM access_tokens").first?.column("n")?.integer ?? -1)
     }
 
     @Test func zeroTurnsThePurgeOff() async throws {

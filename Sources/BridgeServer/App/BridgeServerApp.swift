@@ -43,6 +43,12 @@ public struct BridgeServerApp: Sendable {
             lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
     }
 
+    /// What a host's WOPI endpoints check the WOPI access tokens of this server's bootstrap answers with.
+    public var wopiAccessTokenVerifier: WopiAccessTokenVerifier {
+        WopiAccessTokenVerifier(
+            keys: keys, store: store, statusMaxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
+    }
+
     /// Creates the configuration's users that the store does not have yet. A user already in the store is left as
     /// it is, so that a password set with `signin-bridge user passwd` survives a restart (Office manual test 10).
     public func seedUsers() async throws {
@@ -68,7 +74,8 @@ public struct BridgeServerApp: Sendable {
         let upstreams = UpstreamProviders(configuration: configuration)
         let routes = BridgeRoutes(
             configuration: configuration, store: store, keys: keys, metrics: metrics,
-            bootstrap: BootstrapService(configuration: configuration, store: store, verifier: verifier, now: now),
+            bootstrap: BootstrapService(
+                configuration: configuration, store: store, verifier: verifier, seal: WopiAccessTokenSeal(keys: keys), now: now),
             challenge: challenge, upstreams: upstreams, now: now)
 
         let router = Router(context: BridgeRequestContext.self)

@@ -25,12 +25,15 @@ enum BootstrapOutcome: Sendable, Equatable {
 }
 
 /// The WOPI bootstrapper's logic (Microsoft's "WOPI bootstrapper" and "ecosystem operations" pages): verify the
-/// access token's signature, then one store call checks its status and user and records the answer's fresh WOPI
-/// access tokens, and the answer is the user's bootstrap plus what the ecosystem operation asks for.
+/// access token's signature, then one store read checks its status and user (kept for a moment, `RecentAnswers`),
+/// and the answer is the user's bootstrap plus what the ecosystem operation asks for, with WOPI access tokens sealed
+/// by `WopiAccessTokenSeal` (nothing recorded: a changed session context is the only write).
 struct BootstrapService: Sendable {
     let configuration: BridgeConfiguration
     let store: any Store
     let verifier: AccessTokenVerifier
+    let seal: WopiAccessTokenSeal
+    let statuses: RecentAnswers<String, BootstrapStatus>
     let wopiSources: WopiSourcePrefixes
     let ecosystemURL: AccessTokenURLTemplate
     let rootContainerURL: AccessTokenURLTemplate
@@ -39,10 +42,15 @@ struct BootstrapService: Sendable {
     /// `X-WOPI-SessionContext` is Office's echo of our own `sc` value; anything longer is not ours.
     static let maxSessionContextBytes = 1024
 
-    init(configuration: BridgeConfiguration, store: any Store, verifier: AccessTokenVerifier, now: @escaping @Sendable () -> Date) {
+    init(
+        configuration: BridgeConfiguration, store: any Store, verifier: AccessTokenVerifier, seal: WopiAccessTokenSeal,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.configuration = configuration
         self.store = store
         self.verifier = verifier
+        self.seal = seal
+        self.statuses = RecentAnswers(maxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
         self.wopiSources = WopiSourcePrefixes(configuration.wopi.wopiSrcPrefixes)
         self.ecosystemURL = AccessTokenURLTemplate(configuration.wopi.ecosystemUrlTemplate)
         self.rootContainerURL = AccessTokenURLTemplate(configuration.wopi.rootContainer.urlTemplate)
@@ -66,78 +74,65 @@ struct BootstrapService: Sendable {
             return .badRequest("X-WOPI-SessionContext is over \(Self.maxSessionContextBytes) bytes")
         }
         let operation = request.isPost ? request.operation : nil
+        let unknownSource = operation == .getNewAccessToken && !(request.wopiSrc.map(wopiSources.contains) ?? false)
+        // For a WopiSrc this host does not serve, the token's status alone decides between the challenge and the 404:
+        // nothing is recorded, not even the session context.
+        let step = BootstrapStep(accessTokenID: claims.jti.value, sessionContext: unknownSource ? nil : request.sessionContext)
+        let status: BootstrapStatus
         do {
-            if operation == .getNewAccessToken, !(request.wopiSrc.map(wopiSources.contains) ?? false) {
-                // Nothing to record: the token's status alone decides between the challenge and the 404.
-                let status = try await store.accessTokenStatus(tokenID: claims.jti.value, at: time)
-                guard case .active(_, let grant) = status, grant.subject == claims.sub.value else { return .challenge }
-                return .unknownWopiSource
-            }
-            let plan = plan(for: request, operation: operation, tokenID: claims.jti.value, at: time)
-            let status = try await store.bootstrap(plan.step, at: time)
-            return answer(status, plan: plan, operation: operation, claims: claims, logger: logger)
+            status = try await bootstrapStatus(step, at: time)
         } catch {
             logger.error("bootstrap store failure", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             return .storeUnavailable
         }
-    }
-
-    // Building the step and the answer happens in functions of their own, outside `respond`: an async function's
-    // frame holds every temporary of its body, and a connection keeps its deepest frames while it is open. With
-    // them inlined, this frame was 4,432 bytes (the async function pointer's context size).
-
-    /// The WOPI access tokens the answer will carry, and the store step that records them.
-    struct Plan {
-        var ecosystemToken: String
-        var operationToken: String?
-        var step: BootstrapStep
-    }
-
-    @inline(never)
-    func plan(for request: BootstrapRequest, operation: EcosystemOperation?, tokenID: String, at time: Date) -> Plan {
-        let ecosystemToken = newWopiToken(for: nil, at: time)
-        var drafts = [ecosystemToken.draft]
-        var operationToken: String?
-        if operation == .getNewAccessToken || operation == .getRootContainer {
-            let token = newWopiToken(for: operation == .getNewAccessToken ? request.wopiSrc : nil, at: time)
-            drafts.append(token.draft)
-            operationToken = token.value
-        }
-        return Plan(
-            ecosystemToken: ecosystemToken.value, operationToken: operationToken,
-            step: BootstrapStep(accessTokenID: tokenID, wopiTokens: drafts, sessionContext: request.sessionContext))
-    }
-
-    @inline(never)
-    func answer(
-        _ status: BootstrapStatus, plan: Plan, operation: EcosystemOperation?, claims: AccessTokenClaims, logger: Logger
-    ) -> BootstrapOutcome {
         guard case .active(let grant, let user) = status, grant.subject == claims.sub.value, grant.clientID == claims.client_id
         else {
             logger.debug("bootstrap token refused by the store")
             return .challenge
         }
+        if unknownSource { return .unknownWopiSource }
+        return answer(grant: grant, user: user, request: request, operation: operation, at: time)
+    }
+
+    /// The store's answer, or the one kept from a moment ago when it cannot have changed since (`RecentAnswers`) and
+    /// there is no new session context to record.
+    func bootstrapStatus(_ step: BootstrapStep, at time: Date) async throws -> BootstrapStatus {
+        let counter = store.changeCounter
+        if let kept = statuses.value(for: step.accessTokenID, changeCounter: counter, at: time) {
+            guard let context = step.sessionContext, case .active(let grant, _) = kept, grant.sessionContext != context
+            else { return kept }
+        }
+        let status = try await store.bootstrap(step, at: time)
+        statuses.keep(status, for: step.accessTokenID, changeCounter: counter, at: time)
+        return status
+    }
+
+    // Building the answer happens in a function of its own, outside `respond`: an async function's frame holds every
+    // temporary of its body, and a connection keeps its deepest frames while it is open. With it inlined, this frame
+    // was 4,432 bytes (the async function pointer's context size).
+
+    @inline(never)
+    func answer(
+        grant: GrantRecord, user: UserRecord, request: BootstrapRequest, operation: EcosystemOperation?, at time: Date
+    ) -> BootstrapOutcome {
+        let issuedAt = Date(timeIntervalSince1970: Double(WopiAccessTokenSeal.milliseconds(time)) / 1000)
+        let expiresAt = issuedAt.addingTimeInterval(TimeInterval(configuration.wopi.accessTokenLifetimeSeconds))
+        func token(for wopiSource: String?) -> String {
+            seal.seal(WopiAccessTokenClaims(grantID: grant.id, wopiSource: wopiSource, issuedAt: issuedAt, expiresAt: expiresAt))
+        }
         var response = BootstrapResponse(
             bootstrap: Bootstrap(
-                ecosystemURL: ecosystemURL.filled(with: plan.ecosystemToken),
+                ecosystemURL: ecosystemURL.filled(with: token(for: nil)),
                 userId: user.id, signInName: user.signInName, userFriendlyName: user.friendlyName))
-        if operation == .getNewAccessToken, let token = plan.operationToken, let draft = plan.step.wopiTokens.last {
-            response.accessTokenInfo = AccessTokenInfo(accessToken: token, expiresAt: draft.expiresAt)
-        } else if operation == .getRootContainer, let token = plan.operationToken {
+        if operation == .getNewAccessToken {
+            response.accessTokenInfo = AccessTokenInfo(accessToken: token(for: request.wopiSrc), expiresAt: expiresAt)
+        } else if operation == .getRootContainer {
             let root = configuration.wopi.rootContainer
             response.rootContainerInfo = RootContainerInfo(
-                containerPointer: .init(url: rootContainerURL.filled(with: token), name: root.name),
+                containerPointer: .init(url: rootContainerURL.filled(with: token(for: nil)), name: root.name),
                 containerInfo: .init(name: root.name))
         }
         // Any other operation (or none) is a plain bootstrap, as the docs say.
         return .bootstrap(response)
-    }
-
-    /// A WOPI access token's value (for Office) and its draft (for the store: the digest only).
-    private func newWopiToken(for wopiSource: String?, at time: Date) -> (value: String, draft: WopiTokenDraft) {
-        let secret = SecretToken()
-        let issuedAt = Date(timeIntervalSince1970: (time.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
-        let expiresAt = issuedAt.addingTimeInterval(TimeInterval(configuration.wopi.accessTokenLifetimeSeconds))
-        return (secret.value, WopiTokenDraft(digest: secret.digest, wopiSource: wopiSource, issuedAt: issuedAt, expiresAt: expiresAt))
     }
 }

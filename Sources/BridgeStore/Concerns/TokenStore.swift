@@ -23,7 +23,7 @@ extension CodeStore {
     }
 }
 
-/// Access tokens (signed JWTs, remembered by id so they can be revoked), WOPI access tokens and refresh tokens.
+/// Access tokens (signed JWTs, remembered by id so they can be revoked) and refresh tokens.
 public protocol TokenStore: Sendable {
     // MARK: Access tokens
 
@@ -31,12 +31,6 @@ public protocol TokenStore: Sendable {
     func accessTokenStatus(tokenID: String, at now: Date) async throws -> AccessTokenStatus
     @discardableResult
     func revokeAccessToken(tokenID: String, at now: Date) async throws -> Bool
-
-    // MARK: WOPI access tokens (opaque, carried in EcosystemUrl and AccessTokenInfo)
-
-    func issueWopiAccessToken(_ token: WopiAccessTokenRecord) async throws
-    /// The token if it exists, has not expired and its grant is not revoked.
-    func activeWopiAccessToken(_ digest: TokenDigest, at now: Date) async throws -> WopiAccessTokenRecord?
 
     // MARK: Refresh tokens (stored hashed, rotated on use)
 
@@ -56,9 +50,9 @@ public protocol TokenStore: Sendable {
     /// `request.clientID` and cover `request.scope` (else nothing changes and the answer says why); the new access
     /// token and the grant's latest session context are recorded with the rotation, and the grant is returned.
     func refresh(_ request: RefreshRequest, at now: Date, reuseGrace: TimeInterval) async throws -> RefreshOutcome
-    /// The bootstrap step: the access token's status with its grant and user and, when it is active (and its user
-    /// exists), the WOPI tokens recorded, in one call; a changed session context (once per sign-in) is recorded too.
-    /// Every instance sharing the database sees a revocation at the next bootstrap.
+    /// The bootstrap step: the access token's status with its grant and user, in one call; when it is active (and
+    /// its user exists), a changed session context (once per sign-in) is recorded too. Every instance sharing the
+    /// database sees a revocation at the next bootstrap.
     func bootstrap(_ step: BootstrapStep, at now: Date) async throws -> BootstrapStatus
     /// RFC 7009 §2.1 for a refresh token, in one call: its grant is revoked (and with it every token issued under it)
     /// when the token belongs to `clientID`. Answers the token's status as it was; an unknown token or another

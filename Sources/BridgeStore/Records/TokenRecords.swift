@@ -16,28 +16,6 @@ public struct AccessTokenRecord: Sendable, Hashable {
     }
 }
 
-/// A WOPI access token handed to Office in `EcosystemUrl` or `AccessTokenInfo`, kept as a digest only.
-public struct WopiAccessTokenRecord: Sendable, Hashable {
-    public var digest: TokenDigest
-    public var grantID: GrantID
-    public var userID: String
-    /// The WOPI resource the token is for; nil for the ecosystem token of a plain bootstrap.
-    public var wopiSource: String?
-    public var issuedAt: Date
-    public var expiresAt: Date
-
-    public init(
-        digest: TokenDigest, grantID: GrantID, userID: String, wopiSource: String?, issuedAt: Date, expiresAt: Date
-    ) {
-        self.digest = digest
-        self.grantID = grantID
-        self.userID = userID
-        self.wopiSource = wopiSource
-        self.issuedAt = issuedAt
-        self.expiresAt = expiresAt
-    }
-}
-
 /// An authorization code (RFC 6749 §4.1.2) with what the token endpoint must check when it is redeemed.
 public struct AuthorizationCodeRecord: Sendable, Hashable {
     public var digest: TokenDigest

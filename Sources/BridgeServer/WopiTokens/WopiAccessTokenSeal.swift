@@ -1,0 +1,112 @@
+import BridgeStore
+import Crypto
+import Foundation
+import SignInProtocol
+
+/// What a WOPI access token says: the grant it was handed out under, the WOPI resource it is for (nil for the
+/// ecosystem token of a plain bootstrap) and its lifetime. Office treats the token as opaque and sends it back to
+/// the host's WOPI endpoints (Microsoft's "WOPI access tokens" page), where `WopiAccessTokenVerifier` reads it.
+public struct WopiAccessTokenClaims: Sendable, Hashable {
+    public var grantID: GrantID
+    public var wopiSource: String?
+    /// Whole milliseconds, as `AccessTokenInfo.AccessTokenExpiry` reports them.
+    public var issuedAt: Date
+    public var expiresAt: Date
+
+    public init(grantID: GrantID, wopiSource: String?, issuedAt: Date, expiresAt: Date) {
+        self.grantID = grantID
+        self.wopiSource = wopiSource
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Why a string is not a WOPI access token of this server; says which part is wrong, never echoes the token.
+public enum WopiAccessTokenError: Error, Sendable, Hashable, CustomStringConvertible {
+    case tooLong(bytes: Int, limit: Int)
+    /// Not `w1.<key>.<payload>.<seal>`, or a part that is not base64url.
+    case malformed(part: String)
+    /// Sealed under a key this server does not hold (another deployment, or a key removed from the key file).
+    case unknownKey
+    /// The seal does not match the payload: altered or forged.
+    case badSeal
+
+    public var description: String {
+        switch self {
+        case .tooLong(let bytes, let limit): "WOPI access token is \(bytes) bytes, over the limit of \(limit)"
+        case .malformed(let part): "WOPI access token's \(part) is malformed"
+        case .unknownKey: "WOPI access token is sealed under a key this server does not hold"
+        case .badSeal: "WOPI access token's seal does not match its payload"
+        }
+    }
+}
+
+/// Seals and opens WOPI access tokens: `w1.<key tag>.<payload>.<HMAC-SHA256>`, base64url parts, so that a token
+/// carries its own proof and the bootstrap records nothing (a host checks the token's grant instead of looking the
+/// token up). The HMAC keys are derived from the ES256 signing keys (HKDF, RFC 5869), so every instance that shares
+/// the key file opens every other's tokens, and a token sealed before a key rotation opens while its key is kept.
+public struct WopiAccessTokenSeal: Sendable {
+    /// Bigger than any token this server makes (a WopiSrc within the header limit plus ~130 bytes), small enough
+    /// that a hostile string costs nothing to refuse.
+    public static let maxBytes = 16 * 1024
+    static let version = "w1"
+
+    struct Key: Sendable {
+        /// The first 8 characters of the signing key's RFC 7638 thumbprint: picks the key, proves nothing.
+        let tag: String
+        let secret: SymmetricKey
+    }
+
+    /// The first key seals; every key opens.
+    let keys: [Key]
+
+    public init(keys: SigningKeySet) {
+        self.keys = keys.keys.map { key in
+            let secret = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: key.signingKey.rawRepresentation),
+                salt: Data("SignInBridge".utf8), info: Data("WOPI access token seal v1".utf8), outputByteCount: 32)
+            return Key(tag: String(key.kid.prefix(8)), secret: secret)
+        }
+    }
+
+    public func seal(_ claims: WopiAccessTokenClaims) -> String {
+        var payload = "\(claims.grantID.rawValue)\n\(Self.milliseconds(claims.issuedAt))\n\(Self.milliseconds(claims.expiresAt))"
+        if let source = claims.wopiSource { payload += "\n" + source }
+        let key = keys[0]
+        let sealed = "\(Self.version).\(key.tag).\(Base64URL.encode(Array(payload.utf8)))"
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(sealed.utf8), using: key.secret)
+        return sealed + "." + Base64URL.encode(Array(mac))
+    }
+
+    /// The claims of a token this server sealed. Expiry is the caller's to check (`WopiAccessTokenVerifier`).
+    public func open(_ token: String) throws(WopiAccessTokenError) -> WopiAccessTokenClaims {
+        let bytes = token.utf8.count
+        guard bytes <= Self.maxBytes else { throw .tooLong(bytes: bytes, limit: Self.maxBytes) }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == Self.version else { throw .malformed(part: "format") }
+        guard let key = keys.first(where: { $0.tag == parts[1] }) else { throw .unknownKey }
+        guard let mac = Base64URL.decode(String(parts[3])), mac.count == SHA256.byteCount else {
+            throw .malformed(part: "seal")
+        }
+        let sealed = token.utf8.prefix(token.utf8.count - parts[3].utf8.count - 1)
+        // swift-crypto compares the codes in constant time.
+        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array(sealed), using: key.secret) else {
+            throw .badSeal
+        }
+        guard let payload = Base64URL.decode(String(parts[2])).flatMap({ String(validating: $0, as: UTF8.self) }) else {
+            throw .malformed(part: "payload")
+        }
+        let fields = payload.split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false)
+        guard fields.count >= 3, !fields[0].isEmpty, let issued = Int64(fields[1]), let expires = Int64(fields[2]) else {
+            throw .malformed(part: "payload")
+        }
+        return WopiAccessTokenClaims(
+            grantID: GrantID(String(fields[0])), wopiSource: fields.count == 4 ? String(fields[3]) : nil,
+            issuedAt: Date(timeIntervalSince1970: Double(issued) / 1000),
+            expiresAt: Date(timeIntervalSince1970: Double(expires) / 1000))
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
