@@ -6,7 +6,7 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1.1 child channel (same pipeline as `HTTP1Channel`) with `StrictFramingHandler` right after
-/// the HTTP/1.1 decoder and `ChallengeChannelHandler` after the connection-state handler, which `HTTP1Channel`'s
+/// the HTTP/1.1 decoder and `BootstrapChannelHandler` after the connection-state handler, which `HTTP1Channel`'s
 /// `additionalChannelHandlers` cannot do.
 struct BootstrapHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
@@ -14,6 +14,7 @@ struct BootstrapHTTP1Channel: HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let configuration: HTTP1Channel.Configuration
     let challenge: PreparedChallenge
+    let bootstraps: RememberedBootstraps?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -31,7 +32,8 @@ struct BootstrapHTTP1Channel: HTTPChannelHandler {
             try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try channel.pipeline.syncOperations.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
-            try channel.pipeline.syncOperations.addHandler(ChallengeChannelHandler(challenge: challenge))
+            try channel.pipeline.syncOperations.addHandler(
+                BootstrapChannelHandler(challenge: challenge, bootstraps: bootstraps))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }

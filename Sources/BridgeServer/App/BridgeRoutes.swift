@@ -102,7 +102,7 @@ struct BridgeRoutes: Sendable {
     }
 }
 
-/// Answers the unauthenticated bootstrap requests that `ChallengeChannelHandler` leaves to the application (a
+/// Answers the unauthenticated bootstrap requests that `BootstrapChannelHandler` leaves to the application (a
 /// `Connection` or `Expect` header, a request pipelined behind another) before the router and its middleware.
 /// Everything else goes to the router.
 struct BootstrapFastPath<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BridgeRequestContext {

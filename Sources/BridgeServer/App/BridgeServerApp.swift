@@ -72,10 +72,10 @@ public struct BridgeServerApp: Sendable {
             keys: keys, store: store, issuer: configuration.issuer,
             statusMaxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
         let upstreams = UpstreamProviders(configuration: configuration)
+        let bootstrap = BootstrapService(
+            configuration: configuration, store: store, verifier: verifier, seal: WopiAccessTokenSeal(keys: keys), now: now)
         let routes = BridgeRoutes(
-            configuration: configuration, store: store, keys: keys, metrics: metrics,
-            bootstrap: BootstrapService(
-                configuration: configuration, store: store, verifier: verifier, seal: WopiAccessTokenSeal(keys: keys), now: now),
+            configuration: configuration, store: store, keys: keys, metrics: metrics, bootstrap: bootstrap,
             challenge: challenge, upstreams: upstreams, now: now)
 
         let router = Router(context: BridgeRequestContext.self)
@@ -119,10 +119,12 @@ public struct BridgeServerApp: Sendable {
                     "hb.request.id": .stringConvertible(RequestID()),
                 ])
         }
+        let remembered = RememberedBootstraps(
+            service: bootstrap, securityFields: securityFields, metrics: metrics, logger: logRequests ? logger : nil)
         return Application(
             responder: responder,
             server: HTTPServerBuilder { responder in
-                BootstrapHTTP1Channel(responder: responder, configuration: http1, challenge: prepared)
+                BootstrapHTTP1Channel(responder: responder, configuration: http1, challenge: prepared, bootstraps: remembered)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port)),

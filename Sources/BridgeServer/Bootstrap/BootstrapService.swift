@@ -85,13 +85,39 @@ struct BootstrapService: Sendable {
             logger.error("bootstrap store failure", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             return .storeUnavailable
         }
-        guard case .active(let grant, let user) = status, grant.subject == claims.sub.value, grant.clientID == claims.client_id
-        else {
+        guard let (grant, user) = Self.accepted(status, for: claims) else {
             logger.debug("bootstrap token refused by the store")
             return .challenge
         }
         if unknownSource { return .unknownWopiSource }
         return answer(grant: grant, user: user, request: request, operation: operation, at: time)
+    }
+
+    /// The answer to a bootstrap that needs nothing awaited: the token's signature was verified before and the
+    /// store's answer for it is kept (`RecentAnswers`), with no new session context to record. nil for anything
+    /// else, refusals included: `respond` answers those. Lets `BootstrapChannelHandler` answer Office's repeated
+    /// bootstraps inside the NIO pipeline, as it answers the challenge.
+    func rememberedBootstrap(to request: BootstrapRequest, at time: Date) -> BootstrapResponse? {
+        let maxBytes = configuration.limits.maxHeaderValueBytes
+        guard let token = BearerCredential(authorization: request.authorization, maxBytes: maxBytes)?.token,
+            let claims = try? verifier.rememberedClaims(token, at: time),
+            (request.sessionContext?.utf8.count ?? 0) <= Self.maxSessionContextBytes,
+            let kept = statuses.value(for: claims.jti.value, changeCounter: store.changeCounter, at: time),
+            let (grant, user) = Self.accepted(kept, for: claims),
+            request.sessionContext == nil || request.sessionContext == grant.sessionContext
+        else { return nil }
+        let operation = request.isPost ? request.operation : nil
+        if operation == .getNewAccessToken, !(request.wopiSrc.map(wopiSources.contains) ?? false) { return nil }
+        guard case .bootstrap(let response) = answer(grant: grant, user: user, request: request, operation: operation, at: time)
+        else { return nil }
+        return response
+    }
+
+    /// The grant and user of an active token, when they are the ones its claims name.
+    static func accepted(_ status: BootstrapStatus, for claims: AccessTokenClaims) -> (GrantRecord, UserRecord)? {
+        guard case .active(let grant, let user) = status, grant.subject == claims.sub.value, grant.clientID == claims.client_id
+        else { return nil }
+        return (grant, user)
     }
 
     /// The store's answer, or the one kept from a moment ago when it cannot have changed since (`RecentAnswers`) and

@@ -38,22 +38,31 @@ public struct AccessTokenVerifier: Sendable {
     }
 
     /// The token's claims when its signature, issuer, audience and expiry are right, without asking the store (the
-    /// bootstrapper asks it in the same call that records its answer).
+    /// bootstrapper asks it in its own step).
     func verifiedClaims(_ token: String, at now: Date) async throws(Rejection) -> AccessTokenClaims {
+        if let remembered = try rememberedClaims(token, at: now) { return remembered }
         let claims: AccessTokenClaims
-        if let remembered = verifiedClaims.claims(for: token) {
-            claims = remembered
-        } else {
-            do {
-                claims = try await keys.collection.verify(token, as: AccessTokenClaims.self)
-            } catch {
-                throw .malformedOrBadSignature
-            }
-            verifiedClaims.remember(claims, for: token, at: now)
+        do {
+            claims = try await keys.collection.verify(token, as: AccessTokenClaims.self)
+        } catch {
+            throw .malformedOrBadSignature
         }
+        verifiedClaims.remember(claims, for: token, at: now)
+        try check(claims, at: now)
+        return claims
+    }
+
+    /// `verifiedClaims` for a token whose signature was verified before (`VerifiedClaimsCache`), with nothing to
+    /// await; nil for a token not seen yet.
+    func rememberedClaims(_ token: String, at now: Date) throws(Rejection) -> AccessTokenClaims? {
+        guard let claims = verifiedClaims.claims(for: token) else { return nil }
+        try check(claims, at: now)
+        return claims
+    }
+
+    private func check(_ claims: AccessTokenClaims, at now: Date) throws(Rejection) {
         guard claims.iss.value == issuer, claims.aud.value.contains(issuer) else { throw .wrongIssuerOrAudience }
         guard claims.exp.value > now else { throw .expired }
-        return claims
     }
 
     /// Like `verify`, with the claims introspection reports (the scope may be narrower than the grant's).

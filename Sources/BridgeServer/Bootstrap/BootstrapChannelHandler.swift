@@ -4,39 +4,47 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTPTypes
 
-/// Answers unauthenticated `GET`/`POST /wopibootstrapper` inside the NIO pipeline, on the event loop, with the
-/// prepared challenge: no Swift task, no router, no middleware. Profiling showed a Hummingbird route spending most
-/// of its ~32 µs of CPU per request in the async machinery (task switches, retain/release, generic metadata), against
-/// nginx's ~4 µs; this is the request Office and every scanner send most (scripts/bench/bootstrap.sh).
+/// Answers `GET`/`POST /wopibootstrapper` inside the NIO pipeline, on the event loop, when the answer needs nothing
+/// awaited: the unauthenticated request with the prepared challenge, and an authenticated one whose token and store
+/// status were seen a moment ago (`RememberedBootstraps`; Office bootstraps again and again with one token). No Swift
+/// task, no router, no middleware: profiling showed a Hummingbird route spending most of its ~32 µs of CPU per
+/// request in the async machinery (task switches, retain/release, generic metadata), against nginx's ~4 µs.
 ///
 /// It sits after Hummingbird's `HTTPConnectionStateHandler`, so idle timeouts and graceful shutdown see these
-/// requests like any other. Anything that does not match exactly (a query, `Authorization`, `Connection`, `Expect`
-/// headers) goes to the application, and so does any request that arrives while an earlier one on the same
-/// connection is still being answered there, so responses never overtake each other on a pipelined connection.
-final class ChallengeChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// requests like any other. Anything else (a query, a `Connection` or `Expect` header, a token not seen yet) goes to
+/// the application, and so does any request that arrives while an earlier one on the same connection is still being
+/// answered there, so responses never overtake each other on a pipelined connection.
+final class BootstrapChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// What this handler will write once the request it answers has ended (its body is dropped).
+    private enum Pending {
+        case challenge
+        case bootstrap(RememberedBootstraps.Answer)
+    }
+
     let challenge: PreparedChallenge
+    let bootstraps: RememberedBootstraps?
     /// Requests handed to the application whose response has not ended yet.
     private var outstanding = 0
-    /// Between the head and the end of a request this handler answers itself (its body is dropped).
-    private var answering = false
+    private var pending: Pending?
     /// The method and arrival (monotonic nanoseconds) of the request being answered, for its log line.
     private var method = HTTPRequest.Method.get
     private var arrival: Int64 = 0
 
-    init(challenge: PreparedChallenge) {
+    init(challenge: PreparedChallenge, bootstraps: RememberedBootstraps?) {
         self.challenge = challenge
+        self.bootstraps = bootstraps
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if outstanding == 0, challenge.matches(head) {
-                answering = true
+            if outstanding == 0, let answer = answer(to: head) {
+                pending = answer
                 method = head.method
                 arrival = PreparedChallenge.monotonicNanoseconds()
             } else {
@@ -44,17 +52,29 @@ final class ChallengeChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
                 context.fireChannelRead(data)
             }
         case .body:
-            if !answering { context.fireChannelRead(data) }
+            if pending == nil { context.fireChannelRead(data) }
         case .end:
-            if answering {
-                answering = false
+            switch pending {
+            case .challenge:
+                pending = nil
                 context.write(wrapOutboundOut(.head(challenge.response())), promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 challenge.answered(method, arrival)
-            } else {
+            case .bootstrap(let answer):
+                pending = nil
+                context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+                context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                bootstraps?.answered(answer, method: method, arrival: arrival)
+            case nil:
                 context.fireChannelRead(data)
             }
         }
+    }
+
+    private func answer(to head: HTTPRequest) -> Pending? {
+        if challenge.matches(head) { return .challenge }
+        return bootstraps?.answer(to: head).map(Pending.bootstrap)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -91,9 +111,7 @@ struct PreparedChallenge: Sendable {
     }
 
     func response() -> HTTPResponse {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let second = now.tv_sec
+        let second = HTTPDate.currentSecond()
         return cached.withLockedValue { cached in
             if cached.second != second {
                 var fields = headers
@@ -107,6 +125,12 @@ struct PreparedChallenge: Sendable {
 
 /// The `Date` header value (RFC 9110 §5.6.7 IMF-fixdate).
 enum HTTPDate {
+    static func currentSecond() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.tv_sec
+    }
+
     static func format(_ second: Int) -> String {
         var time = time_t(second)
         var parts = tm()
@@ -116,5 +140,18 @@ enum HTTPDate {
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
+
+/// The `Date` value of the current second, formatted once per second and shared.
+final class CurrentHTTPDate: Sendable {
+    private let cached = NIOLockedValueBox<(second: Int, value: String)>((-1, ""))
+
+    var value: String {
+        let second = HTTPDate.currentSecond()
+        return cached.withLockedValue { cached in
+            if cached.second != second { cached = (second, HTTPDate.format(second)) }
+            return cached.value
+        }
     }
 }
