@@ -99,9 +99,11 @@ struct PreparedChallenge: Sendable {
     }
 
     func matches(_ head: HTTPRequest) -> Bool {
-        (head.method == .get || head.method == .post) && head.path == "/wopibootstrapper"
-            && head.headerFields[.authorization] == nil && head.headerFields[.connection] == nil
-            && head.headerFields[.expect] == nil
+        guard head.method == .get || head.method == .post, head.path == "/wopibootstrapper" else { return false }
+        // One pass, no values read: HTTPFields' subscript scans the fields and joins the values it finds each time.
+        return !head.headerFields.contains { field in
+            field.name == .authorization || field.name == .connection || field.name == .expect
+        }
     }
 
     static func monotonicNanoseconds() -> Int64 {

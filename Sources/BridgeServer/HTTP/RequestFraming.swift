@@ -89,7 +89,7 @@ enum RequestFraming {
         }
         if hosts > 1 { return .repeatedHost }
         if let host {
-            if host.contains(",") { return .repeatedHost }
+            if host.utf8.contains(UInt8(ascii: ",")) { return .repeatedHost }
             if !isValidHost(host) { return .invalidHost }
         }
         if !transferEncodings.isEmpty {

@@ -1,4 +1,4 @@
-import BridgeStore
+import Crypto
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -6,9 +6,10 @@ import NIOConcurrencyHelpers
 /// A token's signature and claims can never change, so the verdict is kept per exact token string; expiry and
 /// revocation are still checked on every use, by `AccessTokenVerifier`. Only tokens that passed are remembered, so
 /// a flood of forged tokens costs their own verification and never evicts a good one early. Tokens are kept by
-/// their SHA-256 (64 bytes against a JWT's ~700): at the capacity of 10,000 that is the difference of ~6 MiB.
+/// their SHA-256 (32 bytes against a JWT's ~700): at the capacity of 10,000 that is the difference of ~6 MiB. The
+/// digest itself is the key, not its hex text, which cost a string per lookup.
 final class VerifiedClaimsCache: Sendable {
-    private let entries = NIOLockedValueBox<[TokenDigest: AccessTokenClaims]>([:])
+    private let entries = NIOLockedValueBox<[SHA256Digest: AccessTokenClaims]>([:])
     let capacity: Int
 
     init(capacity: Int = 10_000) {
@@ -16,14 +17,14 @@ final class VerifiedClaimsCache: Sendable {
     }
 
     func claims(for token: String) -> AccessTokenClaims? {
-        let key = TokenDigest(of: token)
+        let key = Self.key(token)
         return entries.withLockedValue { $0[key] }
     }
 
     /// When full, expired entries go first; if none has expired, everything goes (the next uses verify again).
     func remember(_ claims: AccessTokenClaims, for token: String, at now: Date) {
         guard capacity > 0 else { return }
-        let key = TokenDigest(of: token)
+        let key = Self.key(token)
         entries.withLockedValue { entries in
             if entries.count >= capacity {
                 entries = entries.filter { $0.value.exp.value > now }
@@ -34,4 +35,10 @@ final class VerifiedClaimsCache: Sendable {
     }
 
     var count: Int { entries.withLockedValue(\.count) }
+
+    /// Hashed over the string's own bytes: a header value always has them, so no copy of the token is made.
+    static func key(_ token: String) -> SHA256Digest {
+        token.utf8.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+            ?? SHA256.hash(data: Array(token.utf8))
+    }
 }
