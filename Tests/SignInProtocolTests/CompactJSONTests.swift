@@ -74,7 +74,10 @@ import Testing
                 response.additionalFields = ["id_token": .string(idToken), "scope": .string("shadowed"), text: .integer(7)]
             }
             #expect(Array(response.json.utf8) == (try Self.encoderBytes(response)))
-            #expect(try TokenResponse.decode(json: response.json) == TokenResponse.decode(json: response.json))
+            // What comes back is the response, less the extra fields that a declared member shadows.
+            var expected = response
+            expected.additionalFields = response.additionalFields.filter { !TokenResponse.declared.contains($0.key) }
+            #expect(try TokenResponse.decode(json: response.json) == expected)
         }
     }
 
