@@ -32,10 +32,3 @@ struct UnexpectedColumnValue: Error, CustomStringConvertible {
     var description: String { "column \(column) holds a value this store does not write" }
 }
 
-/// Dates are stored as whole milliseconds since the epoch, as the SQLite store does, so both read back equal dates.
-enum Milliseconds {
-    static func from(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
-    static func from(_ date: Date?) -> Int64? { date.map(from) }
-    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
-    static func date(_ milliseconds: Int64?) -> Date? { milliseconds.map(date) }
-}

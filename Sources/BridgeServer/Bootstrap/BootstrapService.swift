@@ -141,7 +141,7 @@ struct BootstrapService: Sendable {
     func answer(
         grant: GrantRecord, user: UserRecord, request: BootstrapRequest, operation: EcosystemOperation?, at time: Date
     ) -> BootstrapOutcome {
-        let issuedAt = Date(timeIntervalSince1970: Double(WopiAccessTokenSeal.milliseconds(time)) / 1000)
+        let issuedAt = Milliseconds.date(Milliseconds.from(time))
         let expiresAt = issuedAt.addingTimeInterval(TimeInterval(configuration.wopi.accessTokenLifetimeSeconds))
         func token(for wopiSource: String?) -> String {
             seal.seal(WopiAccessTokenClaims(grantID: grant.id, wopiSource: wopiSource, issuedAt: issuedAt, expiresAt: expiresAt))

@@ -80,9 +80,9 @@ public struct WopiAccessTokenSeal: Sendable {
     public func seal(_ claims: WopiAccessTokenClaims) -> String {
         var payload = Array(claims.grantID.rawValue.utf8)
         payload.append(0x0A)
-        payload += Self.milliseconds(claims.issuedAt).description.utf8
+        payload += Milliseconds.from(claims.issuedAt).description.utf8
         payload.append(0x0A)
-        payload += Self.milliseconds(claims.expiresAt).description.utf8
+        payload += Milliseconds.from(claims.expiresAt).description.utf8
         if let source = claims.wopiSource {
             payload.append(0x0A)
             payload += source.utf8
@@ -116,11 +116,6 @@ public struct WopiAccessTokenSeal: Sendable {
         }
         return WopiAccessTokenClaims(
             grantID: GrantID(String(fields[0])), wopiSource: fields.count == 4 ? String(fields[3]) : nil,
-            issuedAt: Date(timeIntervalSince1970: Double(issued) / 1000),
-            expiresAt: Date(timeIntervalSince1970: Double(expires) / 1000))
-    }
-
-    static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            issuedAt: Milliseconds.date(issued), expiresAt: Milliseconds.date(expires))
     }
 }
