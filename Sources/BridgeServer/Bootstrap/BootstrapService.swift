@@ -10,6 +10,9 @@ struct BootstrapRequest: Sendable {
     var operation: EcosystemOperation?
     var wopiSrc: String?
     var sessionContext: String?
+
+    /// The ecosystem operation asked for: only a POST carries one (Microsoft's "ecosystem operations" page).
+    var postedOperation: EcosystemOperation? { isPost ? operation : nil }
 }
 
 /// The decision for one bootstrap request; `BootstrapRoute` turns it into bytes.
@@ -73,8 +76,7 @@ struct BootstrapService: Sendable {
         if let sessionContext = request.sessionContext, sessionContext.utf8.count > Self.maxSessionContextBytes {
             return .badRequest("X-WOPI-SessionContext is over \(Self.maxSessionContextBytes) bytes")
         }
-        let operation = request.isPost ? request.operation : nil
-        let unknownSource = operation == .getNewAccessToken && !(request.wopiSrc.map(wopiSources.contains) ?? false)
+        let unknownSource = asksForAForeignFile(request)
         // For a WopiSrc this host does not serve, the token's status alone decides between the challenge and the 404:
         // nothing is recorded, not even the session context.
         let step = BootstrapStep(accessTokenID: claims.jti.value, sessionContext: unknownSource ? nil : request.sessionContext)
@@ -90,7 +92,7 @@ struct BootstrapService: Sendable {
             return .challenge
         }
         if unknownSource { return .unknownWopiSource }
-        return answer(grant: grant, user: user, request: request, operation: operation, at: time)
+        return .bootstrap(answer(grant: grant, user: user, request: request, at: time))
     }
 
     /// The answer to a bootstrap that needs nothing awaited: the token's signature was verified before and the
@@ -101,16 +103,18 @@ struct BootstrapService: Sendable {
         let maxBytes = configuration.limits.maxHeaderValueBytes
         guard let token = BearerCredential(authorization: request.authorization, maxBytes: maxBytes)?.token,
             let claims = try? verifier.rememberedClaims(token, at: time),
-            (request.sessionContext?.utf8.count ?? 0) <= Self.maxSessionContextBytes,
-            let kept = statuses.value(for: claims.jti.value, changeCounter: store.changeCounter, at: time),
-            let (grant, user) = Self.accepted(kept, for: claims),
-            request.sessionContext == nil || request.sessionContext == grant.sessionContext
+            (request.sessionContext?.utf8.count ?? 0) <= Self.maxSessionContextBytes, !asksForAForeignFile(request),
+            let kept = keptStatus(
+                BootstrapStep(accessTokenID: claims.jti.value, sessionContext: request.sessionContext),
+                changeCounter: store.changeCounter, at: time),
+            let (grant, user) = Self.accepted(kept, for: claims)
         else { return nil }
-        let operation = request.isPost ? request.operation : nil
-        if operation == .getNewAccessToken, !(request.wopiSrc.map(wopiSources.contains) ?? false) { return nil }
-        guard case .bootstrap(let response) = answer(grant: grant, user: user, request: request, operation: operation, at: time)
-        else { return nil }
-        return response
+        return answer(grant: grant, user: user, request: request, at: time)
+    }
+
+    /// `GET_NEW_ACCESS_TOKEN` for a WopiSrc this host does not serve, or without one: answered 404.
+    func asksForAForeignFile(_ request: BootstrapRequest) -> Bool {
+        request.postedOperation == .getNewAccessToken && !(request.wopiSrc.map(wopiSources.contains) ?? false)
     }
 
     /// The grant and user of an active token, when they are the ones its claims name.
@@ -124,13 +128,18 @@ struct BootstrapService: Sendable {
     /// there is no new session context to record.
     func bootstrapStatus(_ step: BootstrapStep, at time: Date) async throws -> BootstrapStatus {
         let counter = store.changeCounter
-        if let kept = statuses.value(for: step.accessTokenID, changeCounter: counter, at: time) {
-            guard let context = step.sessionContext, case .active(let grant, _) = kept, grant.sessionContext != context
-            else { return kept }
-        }
+        if let kept = keptStatus(step, changeCounter: counter, at: time) { return kept }
         let status = try await store.bootstrap(step, at: time)
         statuses.keep(status, for: step.accessTokenID, changeCounter: counter, at: time)
         return status
+    }
+
+    /// The status kept for the step's token, unless the step has a session context to record (a new one on an
+    /// active grant): then only the store will do.
+    func keptStatus(_ step: BootstrapStep, changeCounter: UInt64, at time: Date) -> BootstrapStatus? {
+        guard let kept = statuses.value(for: step.accessTokenID, changeCounter: changeCounter, at: time) else { return nil }
+        if let context = step.sessionContext, case .active(let grant, _) = kept, grant.sessionContext != context { return nil }
+        return kept
     }
 
     // Building the answer happens in a function of its own, outside `respond`: an async function's frame holds every
@@ -138,9 +147,8 @@ struct BootstrapService: Sendable {
     // was 4,432 bytes (the async function pointer's context size).
 
     @inline(never)
-    func answer(
-        grant: GrantRecord, user: UserRecord, request: BootstrapRequest, operation: EcosystemOperation?, at time: Date
-    ) -> BootstrapOutcome {
+    func answer(grant: GrantRecord, user: UserRecord, request: BootstrapRequest, at time: Date) -> BootstrapResponse {
+        let operation = request.postedOperation
         let issuedAt = Milliseconds.date(Milliseconds.from(time))
         let expiresAt = issuedAt.addingTimeInterval(TimeInterval(configuration.wopi.accessTokenLifetimeSeconds))
         func token(for wopiSource: String?) -> String {
@@ -159,6 +167,6 @@ struct BootstrapService: Sendable {
                 containerInfo: .init(name: root.name))
         }
         // Any other operation (or none) is a plain bootstrap, as the docs say.
-        return .bootstrap(response)
+        return response
     }
 }
