@@ -109,15 +109,9 @@ public struct BridgeServerApp: Sendable {
         let prepared = PreparedChallenge(headers: challenge.headers) { method, arrival in
             metrics.challenges.increment()
             guard logRequests else { return }
-            // Values stay unformatted (the duration, the request id) until LogLineWriter's thread prints them.
-            logger.info(
-                "request",
-                metadata: [
-                    "method": .string(method.rawValue), "path": "/wopibootstrapper", "status": "401",
-                    "duration_ms": .stringConvertible(
-                        LogDuration(nanoseconds: PreparedChallenge.monotonicNanoseconds() - arrival)),
-                    "hb.request.id": .stringConvertible(RequestID()),
-                ])
+            PipelineRequestLog.log(
+                logger, method: method, status: "401", nanoseconds: PreparedChallenge.monotonicNanoseconds() - arrival,
+                requestID: RequestID())
         }
         let remembered = RememberedBootstraps(
             service: bootstrap, securityFields: securityFields, metrics: metrics, logger: logRequests ? logger : nil)

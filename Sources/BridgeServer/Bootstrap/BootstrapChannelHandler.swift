@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTPTypes
@@ -122,6 +124,21 @@ struct PreparedChallenge: Sendable {
             }
             return cached.response
         }
+    }
+}
+
+/// The request log line of an answer `BootstrapChannelHandler` wrote: the fields `RequestLogMiddleware` writes for a
+/// route's, plus the request id Hummingbird's context would have added.
+enum PipelineRequestLog {
+    static func log(_ logger: Logger, method: HTTPRequest.Method, status: String, nanoseconds: Int64, requestID: RequestID) {
+        // Values stay unformatted (the duration, the request id) until LogLineWriter's thread prints them.
+        logger.info(
+            "request",
+            metadata: [
+                "method": .string(method.rawValue), "path": "/wopibootstrapper", "status": .string(status),
+                "duration_ms": .stringConvertible(LogDuration(nanoseconds: nanoseconds)),
+                "hb.request.id": .stringConvertible(requestID),
+            ])
     }
 }
 

@@ -73,12 +73,8 @@ final class RememberedBootstraps: Sendable {
         let handles = metrics.requestHandles.handles(method: method.rawValue, route: "/wopibootstrapper", status: 200)
         handles.requests.increment()
         handles.duration.recordNanoseconds(nanoseconds)
-        logger?.info(
-            "request",
-            metadata: [
-                "method": .string(method.rawValue), "path": "/wopibootstrapper", "status": "200",
-                "duration_ms": .stringConvertible(LogDuration(nanoseconds: nanoseconds)),
-                "hb.request.id": .stringConvertible(answer.requestID),
-            ])
+        if let logger {
+            PipelineRequestLog.log(logger, method: method, status: "200", nanoseconds: nanoseconds, requestID: answer.requestID)
+        }
     }
 }
