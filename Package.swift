@@ -103,6 +103,8 @@ let package = Package(
                 // Calls to upstream OpenID providers (discovery, JWKS, token), with timeouts and redirects off.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA (RS256 ID tokens); jwt-kit already builds it for its own RSA support.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

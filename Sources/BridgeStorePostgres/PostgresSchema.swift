@@ -227,5 +227,9 @@ enum PostgresSchema {
         [
             "DROP TABLE wopi_access_tokens",
         ],
+        // 6: a broker session whose upstream sign-in failed keeps the error the app is told (`failBrokerSession`).
+        [
+            "ALTER TABLE broker_sessions ADD COLUMN failure text",
+        ],
     ]
 }

@@ -100,7 +100,8 @@ extension PostgresStore {
                 let updated = try await tx.query(
                     """
                     UPDATE broker_sessions SET user_id = \(user.id), completed_at = \(nowMS), digest = \(completion.hex)
-                    WHERE digest = \(digest.hex) AND completed_at IS NULL AND redeemed_at IS NULL AND expires_at > \(nowMS)
+                    WHERE digest = \(digest.hex) AND completed_at IS NULL AND redeemed_at IS NULL AND failure IS NULL
+                        AND expires_at > \(nowMS)
                     RETURNING digest
                     """, logger: logger
                 ).collect()
@@ -128,6 +129,10 @@ extension PostgresStore {
                 try await tx.query(burn, logger: logger)
                 return .wrongVerifier
             }
+            if let failure = session.failure {
+                try await tx.query(burn, logger: logger)
+                return .failed(failure)
+            }
             guard let userID = session.userID,
                 let user = try await tx.query("SELECT * FROM users WHERE id = \(userID)", logger: logger)
                     .collect().first?.makeRandomAccess()
@@ -136,6 +141,18 @@ extension PostgresStore {
             session.redeemedAt = now
             return .redeemed(session, try Self.user(user))
         }
+    }
+
+    public func failBrokerSession(_ digest: TokenDigest, failure: String, at now: Date) async throws -> Bool {
+        let nowMS = Milliseconds.from(now)
+        return try await !rows(
+            Subject("broker session failure"),
+            """
+            UPDATE broker_sessions SET failure = \(failure) WHERE digest = \(digest.hex) AND user_id IS NULL
+                AND redeemed_at IS NULL AND failure IS NULL AND expires_at > \(nowMS)
+            RETURNING digest
+            """
+        ).isEmpty
     }
 
     public func linkedIdentities(userID: String) async throws -> [LinkedIdentityRecord] {
@@ -177,6 +194,7 @@ extension PostgresStore {
             clientID: try row.text("client_id"), redirectURI: try row.text("redirect_uri"),
             codeChallenge: try row.text("code_challenge"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), userID: try row.optionalText("user_id"),
-            completedAt: try row.optionalDate("completed_at"), redeemedAt: try row.optionalDate("redeemed_at"))
+            completedAt: try row.optionalDate("completed_at"), redeemedAt: try row.optionalDate("redeemed_at"),
+            failure: try row.optionalText("failure"))
     }
 }

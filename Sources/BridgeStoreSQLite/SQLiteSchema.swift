@@ -256,5 +256,10 @@ enum SQLiteSchema {
         [
             "DROP TABLE wopi_access_tokens",
         ],
+        // 10: a broker session whose upstream sign-in failed keeps the error the app is told, so that polling it
+        // ends at once (`failBrokerSession`) instead of answering "pending" until it expires.
+        [
+            "ALTER TABLE broker_sessions ADD COLUMN failure TEXT",
+        ],
     ]
 }

@@ -91,7 +91,8 @@ extension SQLiteStore {
                 try tx.query(
                     """
                     UPDATE broker_sessions SET user_id = ?, completed_at = ?, digest = ?
-                    WHERE digest = ? AND completed_at IS NULL AND redeemed_at IS NULL AND expires_at > ?
+                    WHERE digest = ? AND completed_at IS NULL AND redeemed_at IS NULL AND failure IS NULL
+                        AND expires_at > ?
                     """, [.text(user.id), .millis(now), .text(completion.hex), .text(digest.hex), .millis(now)])
                 ended = tx.changes() == 1
             }
@@ -113,12 +114,27 @@ extension SQLiteStore {
                 try burn()
                 return .wrongVerifier
             }
+            if let failure = session.failure {
+                try burn()
+                return .failed(failure)
+            }
             guard let userID = session.userID,
                 let user = try tx.query("SELECT * FROM users WHERE id = ?", [.text(userID)]).first
             else { return .pending }
             try burn()
             session.redeemedAt = now
             return .redeemed(session, try Self.userWithClaims(user))
+        }
+    }
+
+    public func failBrokerSession(_ digest: TokenDigest, failure: String, at now: Date) async throws -> Bool {
+        try await transaction("broker session failure") { tx in
+            try tx.query(
+                """
+                UPDATE broker_sessions SET failure = ? WHERE digest = ? AND user_id IS NULL AND redeemed_at IS NULL
+                    AND failure IS NULL AND expires_at > ?
+                """, [.text(failure), .text(digest.hex), .millis(now)])
+            return tx.changes() == 1
         }
     }
 
@@ -149,7 +165,8 @@ extension SQLiteStore {
             clientID: try row.text("client_id"), redirectURI: try row.text("redirect_uri"),
             codeChallenge: try row.text("code_challenge"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), userID: try row.optionalText("user_id"),
-            completedAt: try row.optionalDate("completed_at"), redeemedAt: try row.optionalDate("redeemed_at"))
+            completedAt: try row.optionalDate("completed_at"), redeemedAt: try row.optionalDate("redeemed_at"),
+            failure: try row.optionalText("failure"))
     }
 
     private static func digest(_ row: SQLiteRow, _ column: String) throws -> TokenDigest {

@@ -160,6 +160,33 @@ enum UpstreamContract {
         }
     }
 
+    /// A failed upstream sign-in ends the session: polling gets the error at once, once, and only with the right
+    /// verifier; a session that completed, or already failed, cannot be failed (again).
+    static let failedBrokerSessionAnswersItsErrorOnce = StoreContractCheck(
+        "upstream: failedBrokerSessionAnswersItsErrorOnce"
+    ) { kind in
+        try await withStore(kind) { store in
+            let secret = SecretToken()
+            try await store.startUpstreamLogin(login(SecretToken(), broker: secret), broker: broker(secret))
+            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(5)) == .pending)
+            #expect(try await store.failBrokerSession(secret.digest, failure: "access_denied", at: seconds(6)))
+            #expect(try await !store.failBrokerSession(secret.digest, failure: "server_error", at: seconds(6)))
+            // No completion after a failure: the sign-in that failed cannot also succeed.
+            let late = try await store.signInUpstream(
+                identity("s8"), end: .brokerSession(secret.digest, completion: SecretToken().digest), at: seconds(7))
+            #expect(!late.ended)
+            #expect(
+                try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(8))
+                    == .failed("access_denied"))
+            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(9)) == .replayed)
+            // Unknown and expired sessions are left alone.
+            #expect(try await !store.failBrokerSession(SecretToken().digest, failure: "access_denied", at: seconds(9)))
+            let old = SecretToken()
+            try await store.startUpstreamLogin(login(SecretToken(), broker: old), broker: broker(old))
+            #expect(try await !store.failBrokerSession(old.digest, failure: "access_denied", at: seconds(300)))
+        }
+    }
+
     static let concurrentTakesOfOneStateGiveOne = StoreContractCheck("upstream: concurrentTakesOfOneStateGiveOne") { kind in
         try await withStore(kind) { store in
             let state = SecretToken()
@@ -176,6 +203,7 @@ enum UpstreamContract {
     static let all: [StoreContractCheck] = [
         stateIsTakenOnce, stateExpires, identityIsCreatedThenLinked, emailLinksOnlyWhenVerifiedAndUnique,
         brokerSessionRedeemsOnceWithTheRightChallenge, brokerSessionWrongChallengeBurnsIt, brokerSessionExpires,
+        failedBrokerSessionAnswersItsErrorOnce,
         concurrentTakesOfOneStateGiveOne,
     ]
 }

@@ -6,7 +6,7 @@ import Foundation
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Issue access tokens by hand (until the OAuth flow issues them).",
+        abstract: "Issue access tokens by hand: for scripts, smoke tests and curl, without a sign-in in a browser.",
         subcommands: [Issue.self])
 
     struct Issue: AsyncParsableCommand {
@@ -29,8 +29,18 @@ struct TokenCommand: AsyncParsableCommand {
         @Option(help: "Space-separated scope of the grant.")
         var scope: String = "wopi"
 
+        @Option(help: "Lifetime in seconds instead of tokens.accessTokenLifetimeSeconds (a short one tests expiry).")
+        var lifetimeSeconds: Int?
+
         func run() async throws {
-            let configuration = try loadConfigurationOrExit(config).configuration
+            var configuration = try loadConfigurationOrExit(config).configuration
+            if let lifetimeSeconds {
+                guard lifetimeSeconds > 0 else {
+                    printToStandardError("--lifetime-seconds must be a positive number of seconds")
+                    throw ExitCode(2)
+                }
+                configuration.tokens.accessTokenLifetimeSeconds = lifetimeSeconds
+            }
             guard configuration.clients.contains(where: { $0.id == client }) else {
                 printToStandardError("unknown client \"\(client)\": it is not in clients[] of \(config)")
                 throw ExitCode(2)

@@ -15,9 +15,12 @@ struct BootstrapEndpointTests {
     static let expectedChallenge =
         #"Bearer authorization_uri="https://contoso.com/api/oauth2/authorize",tokenIssuance_uri="https://contoso.com/api/oauth2/token",providerId="TPCONTOSO",UrlSchemes="%7B%22iOS%22%3A%5B%22contoso%22%2C%22contoso-EMM%22%5D%2C%22Android%22%3A%5B%227%22%2C%22com.c%22%2C%22com.c.A%22%5D%7D""#
 
-    static func expectChallenge(_ response: TestResponse, _ comment: Comment? = nil) {
+    /// `refusedToken`: the request carried a bearer token that was refused, so RFC 6750 §3.1's `error="invalid_token"`
+    /// follows the same challenge; without a usable credential there is no error code.
+    static func expectChallenge(_ response: TestResponse, _ comment: Comment? = nil, refusedToken: Bool = false) {
         #expect(response.status == .unauthorized, comment)
-        #expect(response.headers[values: .wwwAuthenticate] == [expectedChallenge], comment)
+        let expected = refusedToken ? expectedChallenge + #",error="invalid_token""# : expectedChallenge
+        #expect(response.headers[values: .wwwAuthenticate] == [expected], comment)
         #expect(response.body.readableBytes == 0, comment)
         #expect(response.headers[.cacheControl] == "no-store", comment)
         #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff", comment)
@@ -65,6 +68,8 @@ struct BootstrapEndpointTests {
             "Bearerabc", "Bearer not.a.jwt", "Bearer \(foreign)", "Bearer \(tampered)", "Bearer \(revoked.token)",
             "Bearer " + String(repeating: "a", count: 9000),
         ]
+        // A well-formed bearer token that is refused; the others carry no usable credential at all.
+        let refused: Set = ["Bearer not.a.jwt", "Bearer \(foreign)", "Bearer \(tampered)", "Bearer \(revoked.token)"]
         try await bridge.app.makeApplication().test(.live) { client in
             for value in values {
                 try await client.execute(
@@ -73,20 +78,23 @@ struct BootstrapEndpointTests {
                     if value.utf8.count > bridge.configuration.limits.maxHeaderValueBytes {
                         #expect(response.status.code == 431)
                     } else {
-                        Self.expectChallenge(response, "Authorization: \(value.prefix(40))")
+                        Self.expectChallenge(
+                            response, "Authorization: \(value.prefix(40))", refusedToken: refused.contains(value))
+                        // Office reads the refused token's answer as it reads the plain one.
+                        _ = try BootstrapChallenge.parse(headerValues: response.headers[values: .wwwAuthenticate])
                     }
                 }
             }
         }
     }
 
-    @Test func expiredTokenGetsTheChallenge() async throws {
+    @Test func expiredTokenGetsTheChallengeWithInvalidToken() async throws {
         let bridge = try await TestBridge.make()
         let token = try await bridge.issueToken().token
         bridge.clock.advance(by: TimeInterval(bridge.configuration.tokens.accessTokenLifetimeSeconds))
         try await bridge.app.makeApplication().test(.live) { client in
             try await client.execute(uri: "/wopibootstrapper", method: .get, headers: [.authorization: "Bearer \(token)"]) {
-                Self.expectChallenge($0)
+                Self.expectChallenge($0, refusedToken: true)
             }
         }
     }

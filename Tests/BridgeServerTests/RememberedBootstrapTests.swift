@@ -27,7 +27,8 @@ struct RememberedBootstrapTests {
             configuration: configuration, store: bridge.store, verifier: verifier, seal: WopiAccessTokenSeal(keys: keys),
             now: { bridge.clock.now })
         return RememberedBootstraps(
-            service: service, securityFields: SecurityHeaders.fields(https: false), metrics: bridge.app.metrics, logger: nil)
+            service: service, securityFields: SecurityHeaders.fields(https: false),
+            recorder: BootstrapAnswerRecorder(metrics: bridge.app.metrics, logger: nil))
     }
 
     @Test func onlyATokenAndStatusSeenBeforeAreAnsweredFromMemory() async throws {

@@ -11,7 +11,8 @@ struct WopiAccessTokenSealTests {
         issuedAt: Date(timeIntervalSince1970: 1_800_000_000.123), expiresAt: Date(timeIntervalSince1970: 1_800_036_000.123))
 
     static func keySet(_ keys: P256.Signing.PrivateKey...) async throws -> SigningKeySet {
-        await SigningKeySet(keys: try keys.map { try SigningKeySet.Key(signingKey: $0) })
+        try await SigningKeySet(
+            keys: try keys.map { try SigningKeySet.Key(signingKey: $0) }, rsaKeys: SigningKeySet.generate().rsaKeys)
     }
 
     @Test(arguments: [

@@ -67,7 +67,8 @@ import Testing
             .map { state, o, failed, extra in
                 AppCallback(
                     callbackURI: "merchantapp://app-callback", state: state,
-                    outcome: failed ? .failed(OAuthError(.other("unknown_error"), description: o[1])) : .approved(resumeURI: o[0]),
+                                        // The description as it can be written (RFC 6749 §4.1.2.1's charset: `OAuthError.wireSafe`).
+                    outcome: failed ? .failed(OAuthError(.other("unknown_error"), description: o[1].map(OAuthError.wireSafe))) : .approved(resumeURI: o[0]),
                     additionalParameters: extra)
             }
     }

@@ -35,7 +35,7 @@ import SignInProtocol
         #expect(throws: OAuthDecodingError.missingParameter("requested_flow")) {
             try AppToAppAuthorization(AuthorizationRequest(clientID: "c", redirectURI: "https://r", appCallbackURI: "m://cb"))
         }
-        #expect(throws: OAuthDecodingError.invalidParameter("requested_flow", reason: "must be 'app_to_app', not 'web'")) {
+        #expect(throws: OAuthDecodingError.invalidParameter("requested_flow", reason: "must be 'app_to_app'")) {
             try AppToAppAuthorization.decode(url: "https://idp/auth?client_id=c&response_type=code&redirect_uri=https://r&app_callback_uri=m://cb&requested_flow=web")
         }
     }

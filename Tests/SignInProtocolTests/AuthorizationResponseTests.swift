@@ -66,7 +66,8 @@ import Testing
         zip(OAuthGen.text, OAuthGen.optionals(5), Gen<Bool>.bool, OAuthGen.extraParameters(avoiding: []))
             .map { text, o, isError, extra in
                 let outcome: AuthorizationResponse.Outcome = isError
-                    ? .failure(OAuthError(.other("e_" + String(text.unicodeScalars.filter { $0.isASCII && $0.value >= 0x23 && $0 != "\\" })), description: o[0], uri: o[1]))
+                    // The description as it can be written (RFC 6749 §4.1.2.1's charset: `OAuthError.wireSafe`).
+                    ? .failure(OAuthError(.other("e_" + String(text.unicodeScalars.filter { $0.isASCII && $0.value >= 0x23 && $0 != "\\" })), description: o[0].map(OAuthError.wireSafe), uri: o[1]))
                     : .success(.init(code: text, scope: o[0], tokenEndpoint: o[1], sessionContext: o[2]))
                 return AuthorizationResponse(outcome, state: o[3], additionalParameters: extra)
             }

@@ -9,14 +9,14 @@ struct ClientProfileTests {
         let office = policy.assessRegistration("https://localhost", for: .web, profile: .office)
         #expect(office.problems.isEmpty)
         let strict = policy.assessRegistration("https://localhost", for: .web)
-        #expect(strict.warnings == [.localhostNotRecommended])
+        #expect(strict.warnings == [.loopbackForWebClient])
     }
 
     /// Only the stop URL byte for byte: the profile is not a general localhost (or http) exemption.
     @Test(arguments: ["https://localhost/", "https://LOCALHOST", "https://localhost:443", "http://localhost", "https://localhost/cb"])
-    func anythingElseOnLocalhostKeepsTheWarning(uri: String) {
+    func anythingElseOnLocalhostKeepsTheStrictRule(uri: String) {
         let assessment = policy.assessRegistration(uri, for: .web, profile: .office)
-        #expect(assessment.problems.contains(.localhostNotRecommended), "\(assessment.problems)")
+        #expect(assessment.warnings.contains(.loopbackForWebClient), "\(assessment.problems)")
     }
 
     @Test(arguments: ["http://files.example/cb", "https://127.0.0.1/cb", "https://localhost.evil.example", "com.example.app:/cb"])

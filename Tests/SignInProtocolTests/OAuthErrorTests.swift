@@ -9,6 +9,8 @@ import Testing
         ("unsupported_response_type", 400), ("invalid_scope", 400), ("server_error", 500),
         ("temporarily_unavailable", 503), ("invalid_client", 401), ("invalid_grant", 400),
         ("unsupported_grant_type", 400), ("invalid_token", 401), ("insufficient_scope", 403),
+        ("unsupported_token_type", 400), ("invalid_target", 400), ("interaction_required", 400),
+        ("login_required", 400), ("consent_required", 400), ("authorization_pending", 400), ("expired_token", 400),
         ("unknown_error", 400),
     ])
     func everyCodeHasItsWireNameAndStatus(raw: String, status: Int) {
@@ -25,7 +27,31 @@ import Testing
     @Test func otherWithARegisteredNameEqualsTheRegisteredCase() {
         #expect(OAuthError.Code.other("invalid_grant") == .invalidGrant)
         #expect(Set([OAuthError.Code.other("invalid_grant"), .invalidGrant]).count == 1)
-        #expect(OAuthError.Code.registered.count == 12)
+        #expect(OAuthError.Code.registered.count == 19)
+    }
+
+    @Test func everyNamedCodeCitesAPublicSource() {
+        for code in OAuthError.Code.registered {
+            #expect(code.source.hasPrefix("RFC ") || code.source.hasPrefix("OpenID Connect"), "\(code)")
+            // The wire name is itself a valid code (RFC 6749 section 5.2 charset).
+            #expect(OAuthError.Code(validating: code.rawValue) == code)
+        }
+        #expect(OAuthError.Code.other("unknown_error").source == "not defined by this package")
+    }
+
+    /// RFC 6749 §5.2: error_description is %x20-21 / %x23-5B / %x5D-7E; nothing else reaches the wire.
+    @Test(arguments: [
+        ("client 'files\u{0}backend' is unknown", "client 'files?backend' is unknown"),
+        ("RFC 6749 §3.2", "RFC 6749 ?3.2"),
+        ("a \"quoted\" \\ path", "a ?quoted? ? path"),
+        ("line\nbreak\ttab", "line?break?tab"),
+        ("plain text stays", "plain text stays"),
+    ])
+    func descriptionsAreWrittenWithinTheRFCCharacterSet(written: String, onTheWire: String) throws {
+        let error = OAuthError(.invalidRequest, description: written)
+        #expect(error.wireDescription == onTheWire)
+        #expect(try OAuthError.decode(json: error.json).errorDescription == onTheWire)
+        #expect(error.parameters["error_description"] == onTheWire)
     }
 
     @Test func jsonFormMatchesRFC6749Section5_2() throws {
@@ -44,7 +70,7 @@ import Testing
     }
 
     @Test func rejectsACodeOutsideTheRFCCharacterSet() {
-        #expect(throws: OAuthDecodingError.invalidParameter("error", reason: "an error code is one or more printable ASCII characters other than '\"' and '\\' (RFC 6749 §5.2)")) {
+        #expect(throws: OAuthDecodingError.invalidParameter("error", reason: "an error code is one or more printable ASCII characters other than '\"' and '\\' (RFC 6749 section 5.2)")) {
             try OAuthError.decode(from: FormParameters([.init("error", "bad\"code")]))
         }
         #expect(throws: OAuthDecodingError.self) { try OAuthError.decode(json: #"{"error":"é"}"#) }
@@ -77,8 +103,10 @@ import Testing
         let codes = Gen<OAuthError.Code?>.element(of: OAuthError.Code.registered + [.other("unknown_error"), .other("x y")]).map { $0! }
         await propertyCheck(input: codes, OAuthGen.optionalText, OAuthGen.optionalText) { code, description, uri throws in
             let error = OAuthError(code, description: description, uri: uri)
-            #expect(try OAuthError.decode(from: FormParameters.decode(error.parameters.encoded)) == error)
-            #expect(try OAuthError.decode(json: error.json) == error)
+            // What is read back is what was written: the description within the RFC 6749 §5.2 character set.
+            let written = OAuthError(code, description: description.map(OAuthError.wireSafe), uri: uri)
+            #expect(try OAuthError.decode(from: FormParameters.decode(error.parameters.encoded)) == written)
+            #expect(try OAuthError.decode(json: error.json) == written)
         }
     }
 }

@@ -39,10 +39,10 @@ import SignInProtocol
     }
 
     @Test func challengeSyntax() {
-        #expect(throws: PKCE.Failure.malformedChallenge("an S256 challenge is 43 base64url characters (RFC 7636 §4.2)")) {
+        #expect(throws: PKCE.Failure.malformedChallenge("an S256 challenge is 43 base64url characters (RFC 7636 section 4.2)")) {
             try PKCE.Challenge(value: Self.appendixBChallenge + "A", method: .s256)
         }
-        #expect(throws: PKCE.Failure.malformedChallenge("an S256 challenge is 43 base64url characters (RFC 7636 §4.2)")) {
+        #expect(throws: PKCE.Failure.malformedChallenge("an S256 challenge is 43 base64url characters (RFC 7636 section 4.2)")) {
             try PKCE.Challenge(value: String(Self.appendixBChallenge.dropLast()) + "=", method: .s256)
         }
         #expect(throws: PKCE.Failure.malformedChallenge("length is 3, must be 43 to 128 (RFC 7636 §4.1)")) {

@@ -28,7 +28,6 @@ import SignInProtocol
         ("https:///cb", .web, .missingHost),
         ("merchantapp://callback", .native, .schemeNotReverseDomain("merchantapp")),
         ("com.example.app:/cb", .web, .privateSchemeForWebClient("com.example.app")),
-        ("http://127.0.0.1:8080/cb", .web, .loopbackForWebClient),
     ])
     func refusesWithATypedReason(uri: String, client: RedirectURIPolicy.ClientKind, problem: RedirectURIPolicy.Problem) {
         let assessment = policy.assessRegistration(uri, for: client)
@@ -38,14 +37,21 @@ import SignInProtocol
         #expect(problem.description.contains("redirect") || problem.description.contains("scheme") || problem.description.contains("http"))
     }
 
-    @Test func localhostIsOnlyAWarning() {
-        // Office registers https://localhost as its stop URL (Microsoft's app-to-app docs).
-        let office = policy.assessRegistration("https://localhost", for: .web)
-        #expect(office.isAcceptable)
-        #expect(office.warnings == [.localhostNotRecommended])
+    /// One loopback rule: IP literals and `localhost` get the same answer for a confidential client (a warning, for
+    /// development), and the answer never recommends a URI that the same rule refuses.
+    @Test(arguments: ["http://127.0.0.1:5000/cb", "http://localhost:5000/cb", "https://localhost", "http://[::1]/cb"])
+    func loopbackOnAConfidentialClientIsAWarningWhateverItsName(uri: String) {
+        let assessment = policy.assessRegistration(uri, for: .web)
+        #expect(assessment.isAcceptable)
+        #expect(assessment.warnings == [.loopbackForWebClient])
+    }
+
+    @Test func localhostIsOnlyAWarningForNativeApps() {
         let native = policy.assessRegistration("http://localhost:8080/cb", for: .native)
         #expect(native.isAcceptable)
         #expect(native.warnings == [.localhostNotRecommended])
+        // Following the warning's advice gives a URI with no problem at all, for the same client.
+        #expect(policy.assessRegistration("http://127.0.0.1:8080/cb", for: .native).problems.isEmpty)
     }
 
     @Test func plainPrivateSchemesCanBeDowngradedToAWarning() {
@@ -63,6 +69,14 @@ import SignInProtocol
             #expect(throws: RedirectURIPolicy.Mismatch.notRegistered(near)) {
                 try policy.resolve(requested: near, registered: registered, for: .native)
             }
+        }
+    }
+
+    @Test func localhostPortIsExemptLikeTheIPLiterals() throws {
+        let registered = ["http://localhost/callback"]
+        #expect(try policy.resolve(requested: "http://localhost:51004/callback", registered: registered, for: .native) == "http://localhost:51004/callback")
+        #expect(throws: RedirectURIPolicy.Mismatch.notRegistered("http://localhost:51004/callback")) {
+            try policy.resolve(requested: "http://localhost:51004/callback", registered: registered, for: .web)
         }
     }
 

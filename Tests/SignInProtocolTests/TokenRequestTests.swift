@@ -63,7 +63,7 @@ import Testing
         #expect(throws: OAuthDecodingError.duplicateParameter("grant_type")) {
             try TokenRequest.decode(form: "grant_type=refresh_token&grant_type=password")
         }
-        #expect(throws: OAuthDecodingError.invalidParameter("actor_token_type", reason: "only allowed with actor_token (RFC 8693 §2.1)")) {
+        #expect(throws: OAuthDecodingError.invalidParameter("actor_token_type", reason: "only allowed with actor_token (RFC 8693 section 2.1)")) {
             try TokenRequest.decode(form: "grant_type=urn:ietf:params:oauth:grant-type:token-exchange&subject_token=s&subject_token_type=t&actor_token_type=x")
         }
         #expect(throws: OAuthDecodingError.badEncoding(parameter: "code", .invalidEscape(offset: 35))) {

@@ -61,7 +61,8 @@ def run(port):
     status, replay = token_request(port, form, BACKEND)
     check(status == 400 and replay.get("error") == "invalid_grant", "a second redemption is invalid_grant")
     status, refused = post_form(port, "/oauth/exchange", {"clientId": "office", "type": "code"}, bearer)
-    check(status == 401 and refused.get("error") == "invalid_client", "a client of no merchant is invalid_client")
+    # RFC 6750 §3.1: the app's token was good; only its request was not, so 400 and never a 401 for a good token.
+    check(status == 400 and refused.get("error") == "invalid_request", "a client of no merchant is a 400 invalid_request")
 
     status, session = post_form(port, "/oauth/exchange", {"clientId": "files-backend", "type": "session"}, bearer)
     check(status == 200 and session.get("expires_in") == 60, "type=session: a 60 s code")

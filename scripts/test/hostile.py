@@ -12,6 +12,7 @@ import base64
 import json
 import re
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +26,25 @@ REGISTERED = ("https://localhost", "com.example.partner:/oauth2redirect")
 IDLE_TIMEOUT = 3  # seconds, set in the config below
 OAUTH_ERRORS = {"invalid_request", "invalid_client", "invalid_grant", "unauthorized_client",
                 "unsupported_grant_type", "invalid_scope", "invalid_token", "unsupported_token_type"}
+# RFC 6749 §5.2 / §4.1.2.1: error_description is %x20-21 / %x23-5B / %x5D-7E.
+DESCRIPTION_CHARSET = re.compile(r'^[\x20\x21\x23-\x5B\x5D-\x7E]*$')
+
+
+def descriptions_in(headers: dict, body: bytes):
+    """Every error_description the answer carries: in a JSON body, a WWW-Authenticate challenge and a Location."""
+    found = []
+    try:
+        document = json.loads(body)
+        if isinstance(document, dict) and "error_description" in document:
+            found.append(("body", document["error_description"]))
+    except ValueError:
+        pass
+    for challenge in headers.get("www-authenticate", []):
+        found += [("WWW-Authenticate", m) for m in re.findall(r'error_description="([^"]*)"', challenge)]
+    for location in headers.get("location", []):
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)
+        found += [("Location", value) for value in query.get("error_description", [])]
+    return found
 
 
 class Results:
@@ -138,6 +158,9 @@ def main():
                     except ValueError:
                         error = None
                     results.check(f"{name}: RFC error code", error in OAUTH_ERRORS, f"error {error!r} in {body[:200]!r}")
+                for where, description in descriptions_in(headers, body):
+                    results.check(f"{name}: error_description in {where} within the RFC 6749 §5.2 charset",
+                                  DESCRIPTION_CHARSET.match(description) is not None, repr(description))
                 text = body.decode("utf-8", "replace")
                 for secret in secrets_seen:
                     results.check(f"{name}: no secret in the response", secret not in text, f"{secret[:8]}… echoed")
@@ -217,6 +240,55 @@ def main():
             expect("bootstrap: two Authorization headers", raw(
                 port, f"GET /wopibootstrapper HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {access_token}\r\nAuthorization: Bearer x\r\n\r\n".encode()),
                 {400, 401})
+
+            # RFC 6750 §3 at every bearer-protected endpoint, the credential judged first: no usable credential is a
+            # 401 with the bare challenge; a refused token is a 401 with error="invalid_token"; never a 400 or 403.
+            revoked = bridge.redeem(port, bridge.Browser(port).authorize()["code"])[1]["access_token"]
+            status, _, _ = bridge.request("127.0.0.1", port, "POST", "/oauth2/revoke", f"token={revoked}".encode(),
+                                          {"Authorization": bridge.basic(),
+                                           "Content-Type": "application/x-www-form-urlencoded"})
+            results.check("setup: a token is revoked", status == 200, status)
+            expiring = subprocess.run(
+                [args.binary, "token", "issue", "--config", str(config), "--user", "demo", "--client", "partner-app",
+                 "--scope", "openid", "--lifetime-seconds", "1"], capture_output=True, text=True, check=True).stdout.strip()
+            time.sleep(2)
+            credentials = {
+                "no credential": (None, False),
+                "blank bearer": ("Bearer ", False),
+                "Basic": (bridge.basic(), False),
+                "forged": (f"Bearer {forged['ES256 with a random signature']}", True),
+                "expired": (f"Bearer {expiring}", True),
+                "revoked": (f"Bearer {revoked}", True),
+            }
+            exchange = b"clientId=files-backend&type=code"
+            protected = {
+                "bootstrapper": lambda h: get(port, "/wopibootstrapper", h),
+                "userinfo GET": lambda h: get(port, "/userinfo", h),
+                "userinfo POST": lambda h: post(port, "/userinfo", b"", None, h),
+                "exchange": lambda h: post(port, "/oauth/exchange", exchange, "application/x-www-form-urlencoded", h),
+                "app-to-app request": lambda h: get(port, "/oauth2/app-to-app/request?reference=x", h),
+                "app-to-app decision": lambda h: post(port, "/oauth2/app-to-app/decision", b'{"reference":"x"}',
+                                                      "application/json", h),
+            }
+            for endpoint, call in protected.items():
+                for what, (authorization, refused) in credentials.items():
+                    name = f"RFC 6750 {endpoint}, {what}"
+                    status, headers, _ = expect(name, call({"Authorization": authorization} if authorization else {}), {401})
+                    bearer = [c for c in headers.get("www-authenticate", []) if c.lower().startswith("bearer")]
+                    results.check(f"{name}: one Bearer challenge", len(bearer) == 1, headers.get("www-authenticate"))
+                    has_error = any('error="invalid_token"' in c for c in bearer)
+                    results.check(f"{name}: {'invalid_token' if refused else 'no error code'}",
+                                  has_error == refused and (refused or not any("error=" in c for c in bearer)), bearer)
+            # A good credential with a bad request is refused for the request, never with a 401 (RFC 6750 §3.1).
+            for what, body in {"unknown clientId": b"clientId=nobody&type=code",
+                               "clientId with a NUL byte": b"clientId=files%00backend&type=code",
+                               "no type": b"clientId=files-backend"}.items():
+                status, headers, _ = expect(
+                    f"exchange, good token, {what}",
+                    post(port, "/oauth/exchange", body, "application/x-www-form-urlencoded",
+                         {"Authorization": f"Bearer {access_token}"}), {400}, oauth_json=True)
+                results.check(f"exchange, good token, {what}: no Basic challenge",
+                              not any(c.lower().startswith("basic") for c in headers.get("www-authenticate", [])), headers)
 
             # WopiSrc path tricks for GET_NEW_ACCESS_TOKEN: only the host's own WOPI prefixes are served.
             wopi = f"http://127.0.0.1:{port}/wopi/files/"

@@ -15,7 +15,6 @@ import argparse
 import base64
 import json
 import sys
-import tempfile
 import time
 import urllib.parse
 from pathlib import Path
@@ -27,7 +26,7 @@ from authlib.oidc.core import CodeIDToken
 import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from flows.bridge import Browser, Server, free_port, write_config  # noqa: E402
+from flows.bridge import Browser, serving  # noqa: E402
 from flows.tally import tally  # noqa: E402
 
 CLIENT = "partner-app"
@@ -56,14 +55,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as directory:
-        port = free_port()
-        config = write_config(Path(directory), port)
-        server = Server(args.binary, config, port, Path(directory) / "server.log").start()
-        try:
-            run(port)
-        finally:
-            server.stop()
+    with serving(args.binary) as port:
+        run(port)
     return tally.summary()
 
 
@@ -75,7 +68,8 @@ def run(port):
     check("discovery equals the RFC 8414 document", discovery == oauth_metadata)
     for member in ["userinfo_endpoint", "end_session_endpoint", "jwks_uri", "claims_supported"]:
         check(f"discovery lists {member}", member in discovery)
-    check("discovery: ES256 ID tokens", discovery["id_token_signing_alg_values_supported"] == ["ES256"])
+    # Discovery §3: RS256 MUST be included; ES256 stays available per client.
+    check("discovery: RS256 and ES256 ID tokens", discovery["id_token_signing_alg_values_supported"] == ["RS256", "ES256"])
     check("discovery: public subjects", discovery["subject_types_supported"] == ["public"])
     jwks = JsonWebKey.import_key_set(requests.get(discovery["jwks_uri"], timeout=10).json())
 
@@ -102,8 +96,9 @@ def run(port):
     claims = decode()
     check("Authlib validates the ID token (signature, iss, aud, exp, nonce, at_hash)", claims["sub"] == "demo")
     header = json.loads(base64.urlsafe_b64decode(id_token.split(".")[0] + "=="))
-    check("ID token header: ES256 with a kid from the JWKS",
-          header.get("alg") == "ES256" and header.get("kid") in [k["kid"] for k in jwks.as_dict()["keys"]], header)
+    # Dynamic Client Registration §2: a client that names no id_token_signed_response_alg gets RS256.
+    check("ID token header: RS256 with a kid from the JWKS",
+          header.get("alg") == "RS256" and header.get("kid") in [k["kid"] for k in jwks.as_dict()["keys"]], header)
     check("ID token: auth_time present", isinstance(claims.get("auth_time"), int))
     check("ID token: azp is the client", claims.get("azp") == CLIENT)
 

@@ -17,7 +17,9 @@ import argparse
 import base64
 import html
 import json
+import os
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -52,7 +54,8 @@ def provider_config(directory: Path, port_a: int, port_b: int) -> Path:
     add_clients(config, f"""  - id: broker-bridge        # instance B, signing its users in here
     name: Example Broker
     secretHash: {sha256_hash(UPSTREAM_SECRET)}
-    redirectUris: ["http://localhost:{port_b}/auth/upstream/idp-a/callback"]
+    redirectUris: ["http://localhost:{port_b}/auth/upstream/idp-a/callback",
+                   "http://localhost:{port_b}/auth/upstream/idp-scope/callback"]
     grants: [authorization_code]
     scopes: [openid, profile, email, phone]
     appCallbackUris: ["{APP_CALLBACK}"]
@@ -85,6 +88,13 @@ def broker_config(directory: Path, port_a: int, port_b: int, dead_port: int) -> 
     issuer: http://localhost:{port_a}
     clientId: broker-bridge
     clientSecret: {UPSTREAM_SECRET}
+    timeoutSeconds: 3
+  - id: idp-scope               # A again, asking for a scope A does not allow this client: A answers invalid_scope
+    name: Scope ID
+    issuer: http://127.0.0.1:{port_a}
+    clientId: broker-bridge
+    clientSecret: {UPSTREAM_SECRET}
+    scopes: [openid, wopi]
     timeoutSeconds: 3
   - id: idp-down                # nothing listens there
     name: Down ID
@@ -197,6 +207,10 @@ def log_checks(log):
           lines)
     check(any("upstream=idp-a" in line and "reason=unreachable" in line for line in lines),
           "log: A down is a line with upstream=idp-a reason=unreachable", lines)
+    check(any("upstream=idp-scope" in line and "reason=authorization_error" in line and "error=invalid_scope" in line
+              for line in lines), "log: A's refusal is a line with the provider's own code (error=invalid_scope)", lines)
+    check(any("reason=authorization_error" in line and "error=access_denied" in line for line in lines),
+          "log: the user's denial at A is logged with access_denied", lines)
     leaks = [line for line in log.splitlines() if UPSTREAM_SECRET in line or "code_verifier" in line or "code=" in line]
     check(not leaks,
           "log: no client secret, verifier or code in B's log", leaks)
@@ -213,6 +227,7 @@ def run(flow: Flow, server_a: Server):
     verifier_checks(flow)
     exchange_checks(flow)
     expiry_checks(flow)
+    upstream_errors(flow, server_a)
     upstream_down(flow, server_a)
     return user_sub
 
@@ -361,7 +376,8 @@ def nonce_and_issuer(flow: Flow):
     check(deep_link == f"{APP_REDIRECT}?success=false&error=server_error",
           "nonce: an ID token with another nonce is refused (deep link success=false)", deep_link)
     status, answer = post_json(flow.b, "/auth/idp-a/session", {"sessionId": login["sessionId"], "code_verifier": verifier})
-    check(status == 400 and answer.get("error") == "authorization_pending", "nonce: the session got no user", answer)
+    # The failed sign-in ends the session: /session says so at once rather than "pending" until it expires.
+    check(status == 400 and answer.get("error") == "server_error", "nonce: /session answers server_error at once", answer)
     status, answer = get_json(flow.b, "/auth/idp-wrong-issuer/login?" + urllib.parse.urlencode(
         {"code_challenge": challenge, "code_challenge_method": "S256"}))
     check(status == 503 and answer.get("error") == "temporarily_unavailable",
@@ -390,8 +406,9 @@ def exchange_checks(flow: Flow):
                                       "redirect_uri": "com.example.partner:/oauth2redirect", "code_verifier": verifier})
     bearer = {"Authorization": "Bearer " + tokens["access_token"], "Content-Type": "application/x-www-form-urlencoded"}
     status, answer = get_json(flow.b, "/oauth/exchange", "POST", "clientId=office&type=code", bearer)
-    check(status == 401 and answer.get("error") == "invalid_client", "exchange: a code for another merchant's client is refused",
-          answer)
+    # RFC 6750 §3.1: the caller's token is good, the request is not: 400, never a 401 that makes it drop its token.
+    check(status == 400 and answer.get("error") == "invalid_request",
+          "exchange: a code for another merchant's client is refused (400)", answer)
     _, issued = get_json(flow.b, "/oauth/exchange", "POST", "clientId=files-backend&type=code", bearer)
     status, answer = token_request(flow.b, {"grant_type": "authorization_code", "code": issued.get("code", "")})
     check(status == 400 and answer.get("error") == "invalid_grant", "exchange: the code redeemed by the wrong client is refused",
@@ -412,6 +429,83 @@ def expiry_checks(flow: Flow):
                                    ("files-backend", "backend-demo-secret"))
     check(status == 400 and answer.get("error") == "invalid_grant", "expiry: the exchange code after its 5 s is refused",
           answer)
+
+
+def deny_at_a(flow: Flow, auth_url):
+    """The person at A signs in, then denies on the consent page; returns the redirect back to B's callback.
+    `prompt=consent` asks A for its consent page again (the earlier flows allowed this client already)."""
+    browser = flow.at_a
+    parts = urllib.parse.urlsplit(auth_url)
+    asked = parts._replace(query=parts.query + "&prompt=consent").geturl()
+    status, headers, page = browser.call("GET", path_of(asked))
+    for _ in range(6):
+        if status in (302, 303):
+            location = headers["location"]
+            if location.startswith(flow.callback):
+                return location
+            status, headers, page = browser.call("GET", path_of(location))
+            continue
+        action = re.search(r'action="([^"]*)"', page).group(1)
+        form = {"csrf_token": re.search(r'name="csrf_token" value="([^"]*)"', page).group(1)}
+        form.update({"username": "demo@example.com", "password": "demo-password"} if action.endswith("/signin")
+                    else {"decision": "deny"})
+        status, headers, page = browser.call("POST", action, form)
+    raise RuntimeError("no redirect back to B")
+
+
+def upstream_errors(flow: Flow, server_a: Server):
+    """The provider answers with an error, or not at all: the app gets the documented code on its deep link and from
+    /session at once, the operator a log line with the provider's own code and a metric."""
+    def failed_login(upstream, at_a):
+        verifier, challenge = pkce_pair()
+        _, login = get_json(flow.b, f"/auth/{upstream}/login?" + urllib.parse.urlencode(
+            {"code_challenge": challenge, "code_challenge_method": "S256"}))
+        deep_link = at_a(login["authUrl"])
+        started = time.monotonic()
+        status, answer = post_json(flow.b, f"/auth/{upstream}/session",
+                                   {"sessionId": login["sessionId"], "code_verifier": verifier})
+        again = post_json(flow.b, f"/auth/{upstream}/session", {"sessionId": login["sessionId"], "code_verifier": verifier})
+        return deep_link, status, answer, time.monotonic() - started, again
+
+    # A refuses the scope B asks for (RFC 6749 §4.1.2.1 invalid_scope): the host's setup is wrong, server_error.
+    def scope_refused(auth_url):
+        return flow.callback_at_b(flow.at_a.call("GET", path_of(auth_url))[1]["location"])[1]
+    deep_link, status, answer, took, again = failed_login("idp-scope", scope_refused)
+    check(deep_link == f"{APP_REDIRECT}?success=false&error=server_error",
+          "upstream error: A's invalid_scope reaches the app as server_error, not as A's code", deep_link)
+    check(status == 400 and answer.get("error") == "server_error" and took < 2,
+          "upstream error: /session answers server_error at once", (status, answer, took))
+    check(again[0] == 400 and again[1].get("error") == "invalid_grant", "upstream error: that answer is given once", again)
+
+    # The user denies at A: access_denied.
+    deep_link, status, answer, _, _ = failed_login(
+        "idp-a", lambda url: flow.callback_at_b(deny_at_a(flow, url))[1])
+    check(deep_link == f"{APP_REDIRECT}?success=false&error=access_denied",
+          "upstream error: the user's denial at A is access_denied on the deep link", deep_link)
+    check(status == 400 and answer.get("error") == "access_denied", "upstream error: /session answers access_denied", answer)
+
+    # A hangs (SIGSTOP) during B's token request: B gives up after the upstream's timeoutSeconds.
+    def hangs(auth_url):
+        location = flow.upstream_login(auth_url)
+        os.kill(server_a.process.pid, signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            deep_link = flow.callback_at_b(location)[1]
+            flow.timeout_took = time.monotonic() - started
+            return deep_link
+        finally:
+            os.kill(server_a.process.pid, signal.SIGCONT)
+    deep_link, status, answer, _, _ = failed_login("idp-a", hangs)
+    check(deep_link == f"{APP_REDIRECT}?success=false&error=temporarily_unavailable" and 2.5 < flow.timeout_took < 10,
+          "upstream timeout: temporarily_unavailable on the deep link after timeoutSeconds (3)",
+          (deep_link, flow.timeout_took))
+    check(status == 400 and answer.get("error") == "temporarily_unavailable",
+          "upstream timeout: /session answers temporarily_unavailable", answer)
+
+    _, _, metrics = request("127.0.0.1", flow.b, "GET", "/metrics")
+    check('signin_bridge_upstream_failures_total{upstream="idp-scope",reason="authorization_error"} 1' in metrics.decode(),
+          "upstream error: counted as reason=authorization_error for that upstream",
+          [line for line in metrics.decode().splitlines() if "upstream_failures" in line])
 
 
 def upstream_down(flow: Flow, server_a: Server):

@@ -25,8 +25,8 @@ struct BridgeRoutes: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
         }
-        let serverMetadata = JSONBody.encode(AuthorizationServerMetadata(configuration: configuration))
-        let resourceMetadata = JSONBody.encode(ProtectedResourceMetadata(configuration: configuration))
+        let serverMetadata = JSONBody.bytes(AuthorizationServerMetadata(configuration: configuration))
+        let resourceMetadata = JSONBody.bytes(ProtectedResourceMetadata(configuration: configuration))
         let jwks = Array(keys.jwksJSON.utf8)
         router.get("/.well-known/oauth-authorization-server") { _, _ in Self.json(serverMetadata, cacheable: true) }
         // OpenID Connect Discovery 1.0 §4: the same document (see `AuthorizationServerMetadata`).
@@ -62,8 +62,10 @@ struct BridgeRoutes: Sendable {
         switch outcome {
         case .challenge:
             return challenge.response
+        case .invalidToken:
+            return challenge.invalidTokenResponse
         case .bootstrap(let body):
-            return Self.json(JSONBody.encode(body), cacheable: false)
+            return Self.json(JSONBody.bytes(body), cacheable: false)
         case .unknownWopiSource:
             return Self.text(.notFound, "unknown WopiSrc")
         case .badRequest(let message):
@@ -79,10 +81,10 @@ struct BridgeRoutes: Sendable {
         let timestamp = LogTimestamp.utcSeconds(now())
         do {
             try await store.checkHealth()
-            return Self.json(JSONBody.encode(HealthReport(status: "ok", timestamp: timestamp, store: "ok")), cacheable: false)
+            return Self.json(JSONBody.bytes(HealthReport(status: "ok", timestamp: timestamp, store: "ok")), cacheable: false)
         } catch {
             var response = Self.json(
-                JSONBody.encode(HealthReport(status: "unavailable", timestamp: timestamp, store: "unavailable")),
+                JSONBody.bytes(HealthReport(status: "unavailable", timestamp: timestamp, store: "unavailable")),
                 cacheable: false)
             response.status = .serviceUnavailable
             return response
@@ -108,19 +110,14 @@ struct BridgeRoutes: Sendable {
 struct BootstrapFastPath<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BridgeRequestContext {
     let inner: Inner
     let challenge: Response
-    let metrics: BridgeMetrics
-    let logRequests: Bool
+    let recorder: BootstrapAnswerRecorder
 
     func respond(to request: Request, context: BridgeRequestContext) async throws -> Response {
         if request.headers[.authorization] == nil, request.method == .get || request.method == .post,
             request.uri.path == "/wopibootstrapper"
         {
-            metrics.challenges.increment()
-            if logRequests {
-                context.logger.info(
-                    "request",
-                    metadata: ["method": .string(request.method.rawValue), "path": "/wopibootstrapper", "status": "401"])
-            }
+            let arrival = PreparedChallenge.monotonicNanoseconds()
+            recorder.answered(.challenge, method: request.method, arrival: arrival, requestID: nil, logger: context.logger)
             return challenge
         }
         return try await inner.respond(to: request, context: context)

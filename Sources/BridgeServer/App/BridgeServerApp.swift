@@ -92,9 +92,9 @@ public struct BridgeServerApp: Sendable {
         OAuthRoutes(configuration: configuration, store: store, keys: keys, verifier: verifier, now: now)
             .register(on: router, logger: logger)
 
-        let responder = BootstrapFastPath(
-            inner: router.buildResponder(), challenge: challenge.response, metrics: metrics,
-            logRequests: configuration.log.requests ?? true)
+        let recorder = BootstrapAnswerRecorder(
+            metrics: metrics, logger: (configuration.log.requests ?? true) ? logger : nil)
+        let responder = BootstrapFastPath(inner: router.buildResponder(), challenge: challenge.response, recorder: recorder)
         let limits = configuration.limits
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: .seconds(Int64(limits.idleTimeoutSeconds)),
@@ -103,18 +103,10 @@ public struct BridgeServerApp: Sendable {
                 // only grossly oversized heads get the HTTP parser's bare 400.
                 maxHeaderFieldSize: 4 * limits.maxHeaderValueBytes, maxHeaderListSize: 8 * limits.maxHeaderValueBytes,
                 maxHeaderFieldCount: 100))
-        let metrics = self.metrics
-        let logRequests = configuration.log.requests ?? true
-        let logger = self.logger
         let prepared = PreparedChallenge(headers: challenge.headers) { method, arrival in
-            metrics.challenges.increment()
-            guard logRequests else { return }
-            PipelineRequestLog.log(
-                logger, method: method, status: "401", nanoseconds: PreparedChallenge.monotonicNanoseconds() - arrival,
-                requestID: RequestID())
+            recorder.answered(.challenge, method: method, arrival: arrival, requestID: RequestID())
         }
-        let remembered = RememberedBootstraps(
-            service: bootstrap, securityFields: securityFields, metrics: metrics, logger: logRequests ? logger : nil)
+        let remembered = RememberedBootstraps(service: bootstrap, securityFields: securityFields, recorder: recorder)
         return Application(
             responder: responder,
             server: HTTPServerBuilder { responder in

@@ -17,7 +17,7 @@ struct AppToAppEndpoints: Sendable {
     static let detailsPath = "/oauth2/app-to-app/request"
 
     let environment: AuthorizeEnvironment
-    let verifier: AccessTokenVerifier
+    let bearer: BearerTokenCheck
     let challenge: BearerChallenge
 
     /// The approving app as its bearer token names it: the user it is signed in as and the clients whose requests
@@ -27,27 +27,14 @@ struct AppToAppEndpoints: Sendable {
         let approvable: [String]
     }
 
-    func approver(_ request: Request, at now: Date) async -> Result<Approver, BearerRefusal> {
-        let configuration = environment.configuration
-        guard
-            let credential = BearerCredential(
-                authorization: request.headers[.authorization], maxBytes: configuration.limits.maxHeaderValueBytes)
-        else { return .failure(BearerRefusal(challenge.missing())) }
-        let verified: VerifiedAccessToken
-        do {
-            verified = try await verifier.verifiedToken(credential.token, at: now)
-        } catch .storeUnavailable {
-            return .failure(BearerRefusal(BearerChallenge.unavailable()))
-        } catch {
-            return .failure(BearerRefusal(challenge.invalidToken("the access token is invalid")))
-        }
+    func approver(_ request: Request, at now: Date) async throws(BearerRefusal) -> Approver {
+        let verified = try await bearer.verified(authorization: request.headers[.authorization], at: now)
         let client = verified.grant.clientID
-        let approvable = configuration.clients.filter { ($0.appToAppApprovers ?? []).contains(client) }.map(\.id)
+        let approvable = environment.configuration.clients.filter { ($0.appToAppApprovers ?? []).contains(client) }.map(\.id)
         guard !verified.grant.userID.isEmpty, !approvable.isEmpty else {
-            return .failure(
-                BearerRefusal(challenge.insufficientScope("client '\(client)' may not approve app-to-app requests")))
+            throw .insufficientScope("this client may not approve app-to-app requests")
         }
-        return .success(Approver(verified: verified, approvable: approvable))
+        return Approver(verified: verified, approvable: approvable)
     }
 
     /// `GET /oauth2/app-to-app/request?reference=…`: what the host's app shows before the user decides. Reading
@@ -55,9 +42,10 @@ struct AppToAppEndpoints: Sendable {
     func details(_ request: Request) async -> Response {
         let now = environment.now()
         let caller: Approver
-        switch await approver(request, at: now) {
-        case .failure(let refusal): return refusal.response
-        case .success(let found): caller = found
+        do throws(BearerRefusal) {
+            caller = try await approver(request, at: now)
+        } catch {
+            return challenge.response(error)
         }
         let query = (try? FormParameters.decode(request.uri.query ?? "")) ?? FormParameters()
         guard let reference = query["reference"].nonEmpty else {
@@ -67,13 +55,13 @@ struct AppToAppEndpoints: Sendable {
         do {
             record = try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: now)
         } catch {
-            return BearerChallenge.unavailable()
+            return challenge.response(.storeUnavailable)
         }
         guard let record, let payload = try? AppToAppPayload.decode(record.payload) else {
             return refusal(.invalidRequest("the reference is unknown, used or expired"))
         }
         guard caller.approvable.contains(record.clientID), let client = environment.client(id: record.clientID) else {
-            return challenge.insufficientScope("client '\(caller.verified.grant.clientID)' may not approve this client's requests")
+            return challenge.response(.insufficientScope("this client may not approve the requesting client's requests"))
         }
         let details = AppToAppRequestDetails(
             clientID: client.id, clientName: client.displayName, scope: payload.scope ?? "",
@@ -86,19 +74,20 @@ struct AppToAppEndpoints: Sendable {
         let now = environment.now()
         let verified: VerifiedAccessToken
         let approvable: [String]
-        switch await approver(request, at: now) {
-        case .failure(let refusal): return refusal.response
-        case .success(let found): (verified, approvable) = (found.verified, found.approvable)
+        do throws(BearerRefusal) {
+            let found = try await approver(request, at: now)
+            (verified, approvable) = (found.verified, found.approvable)
+        } catch {
+            return challenge.response(error)
         }
-        let approverID = verified.grant.clientID
         let approval: AppToAppApproval
         do {
             let body = try await request.body.collect(upTo: configuration.limits.maxBodyBytes)
             approval = try AppToAppApproval.decode(String(buffer: body))
         } catch let error as OAuthDecodingError {
-            return OAuthHTTPResponse.error(error.oauthError, realm: configuration.issuer)
+            return refusal(error.oauthError)
         } catch {
-            return OAuthHTTPResponse.error(.invalidRequest("the body is over the size limit"), realm: configuration.issuer)
+            return refusal(.invalidRequest("the body is over the size limit"))
         }
         let resume = SecretToken()
         let decision: AppToAppDecision =
@@ -108,7 +97,7 @@ struct AppToAppEndpoints: Sendable {
             outcome = try await environment.store.decideAppToApp(
                 TokenDigest(of: approval.reference), decision: decision, clientIDs: approvable, at: now)
         } catch {
-            return BearerChallenge.unavailable()
+            return challenge.response(.storeUnavailable)
         }
         switch outcome {
         case .decided(let record):
@@ -126,12 +115,12 @@ struct AppToAppEndpoints: Sendable {
         case .expired: return refusal(.invalidRequest("the reference has expired"))
         case .unknown: return refusal(.invalidRequest("the reference is unknown"))
         case .notAllowed:
-            return challenge.insufficientScope("client '\(approverID)' may not approve this client's requests")
+            return challenge.response(.insufficientScope("this client may not approve the requesting client's requests"))
         }
     }
 
     private func refusal(_ error: OAuthError) -> Response {
-        OAuthHTTPResponse.error(error, realm: environment.configuration.issuer)
+        challenge.response(.request(error))
     }
 
     func resume(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
@@ -170,10 +159,4 @@ struct AppToAppEndpoints: Sendable {
         let language = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
         return environment.pages.notice(language, heading: \.parkedTitle, message: \.appToAppLanding)
     }
-}
-
-/// An answer that refuses a bearer token (a `Result` failure needs an `Error`).
-struct BearerRefusal: Error {
-    let response: Response
-    init(_ response: Response) { self.response = response }
 }

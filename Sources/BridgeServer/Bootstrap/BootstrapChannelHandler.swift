@@ -127,18 +127,40 @@ struct PreparedChallenge: Sendable {
     }
 }
 
-/// The request log line of an answer `BootstrapChannelHandler` wrote: the fields `RequestLogMiddleware` writes for a
-/// route's, plus the request id Hummingbird's context would have added.
-enum PipelineRequestLog {
-    static func log(_ logger: Logger, method: HTTPRequest.Method, status: String, nanoseconds: Int64, requestID: RequestID) {
+/// The metrics and request log line of a bootstrap answered before the router (by `BootstrapChannelHandler` or
+/// `BootstrapFastPath`): what `RequestMetricsMiddleware` and `RequestLogMiddleware` give a route's answer, plus the
+/// bootstrap's own outcome counter, so `/metrics` and the log cannot tell which path answered.
+struct BootstrapAnswerRecorder: Sendable {
+    enum Outcome { case challenge, bootstrap }
+
+    let metrics: BridgeMetrics
+    /// nil when request logs are off.
+    let logger: Logger?
+
+    /// `arrival` is `PreparedChallenge.monotonicNanoseconds()` when the request's head was read. In the pipeline the
+    /// request id is made here; a route's answer passes its context's logger, which carries the id already.
+    func answered(_ outcome: Outcome, method: HTTPRequest.Method, arrival: Int64, requestID: RequestID?, logger: Logger? = nil) {
+        let nanoseconds = PreparedChallenge.monotonicNanoseconds() - arrival
+        let status: Int
+        switch outcome {
+        case .challenge:
+            metrics.challenges.increment()
+            status = 401
+        case .bootstrap:
+            metrics.bootstraps.increment()
+            status = 200
+        }
+        let handles = metrics.requestHandles.handles(method: method.rawValue, route: "/wopibootstrapper", status: status)
+        handles.requests.increment()
+        handles.duration.recordNanoseconds(nanoseconds)
+        guard let logger = logger ?? self.logger, self.logger != nil else { return }
         // Values stay unformatted (the duration, the request id) until LogLineWriter's thread prints them.
-        logger.info(
-            "request",
-            metadata: [
-                "method": .string(method.rawValue), "path": "/wopibootstrapper", "status": .string(status),
-                "duration_ms": .stringConvertible(LogDuration(nanoseconds: nanoseconds)),
-                "hb.request.id": .stringConvertible(requestID),
-            ])
+        var metadata: Logger.Metadata = [
+            "method": .string(method.rawValue), "path": "/wopibootstrapper", "status": .string(status == 401 ? "401" : "200"),
+            "duration_ms": .stringConvertible(LogDuration(nanoseconds: nanoseconds)),
+        ]
+        if let requestID { metadata["hb.request.id"] = .stringConvertible(requestID) }
+        logger.info("request", metadata: metadata)
     }
 }
 

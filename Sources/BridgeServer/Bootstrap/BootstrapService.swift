@@ -19,6 +19,9 @@ struct BootstrapRequest: Sendable {
 enum BootstrapOutcome: Sendable, Equatable {
     /// No usable credential: 401 with the configured challenge (Microsoft's Office app-to-app docs).
     case challenge
+    /// A token that does not verify or is no longer active: the same challenge with `error="invalid_token"`
+    /// (RFC 6750 §3.1).
+    case invalidToken
     /// 200 with the JSON body.
     case bootstrap(BootstrapResponse)
     /// `GET_NEW_ACCESS_TOKEN` for a WopiSrc this host does not serve, or without one.
@@ -71,7 +74,7 @@ struct BootstrapService: Sendable {
             claims = try await verifier.verifiedClaims(token, at: time)
         } catch {
             logger.debug("bootstrap token refused", metadata: ["reason": "\(error)"])
-            return .challenge
+            return .invalidToken
         }
         if let sessionContext = request.sessionContext, sessionContext.utf8.count > Self.maxSessionContextBytes {
             return .badRequest("X-WOPI-SessionContext is over \(Self.maxSessionContextBytes) bytes")
@@ -89,7 +92,7 @@ struct BootstrapService: Sendable {
         }
         guard let (grant, user) = Self.accepted(status, for: claims) else {
             logger.debug("bootstrap token refused by the store")
-            return .challenge
+            return .invalidToken
         }
         if unknownSource { return .unknownWopiSource }
         return .bootstrap(answer(grant: grant, user: user, request: request, at: time))

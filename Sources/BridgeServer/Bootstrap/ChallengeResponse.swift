@@ -9,6 +9,9 @@ import SignInProtocol
 struct ChallengeResponse: Sendable {
     let challenge: BootstrapChallenge
     let headers: HTTPFields
+    /// The same answer for a request whose token was refused: the challenge gains `error="invalid_token"` (RFC 6750
+    /// §3.1), everything else Office reads from it unchanged, so it signs in again as it does after a plain 401.
+    let invalidTokenHeaders: HTTPFields
 
     init(configuration: BridgeConfiguration, securityFields: [HTTPField]) {
         let office = configuration.office
@@ -30,14 +33,21 @@ struct ChallengeResponse: Sendable {
             urlSchemes: schemes,
             resourceMetadata: (office.resourceMetadata ?? false)
                 ? configuration.issuerURL(path: "/.well-known/oauth-protected-resource") : nil)
-        var headers = HTTPFields()
-        headers.append(HTTPField(name: .wwwAuthenticate, value: challenge.headerValue))
-        for extra in office.additionalChallenges ?? [] {
-            headers.append(HTTPField(name: .wwwAuthenticate, value: extra))
+        func fields(_ bearer: BootstrapChallenge) -> HTTPFields {
+            var headers = HTTPFields()
+            headers.append(HTTPField(name: .wwwAuthenticate, value: bearer.headerValue))
+            for extra in office.additionalChallenges ?? [] {
+                headers.append(HTTPField(name: .wwwAuthenticate, value: extra))
+            }
+            SecurityHeaders.apply(securityFields, to: &headers)
+            return headers
         }
-        SecurityHeaders.apply(securityFields, to: &headers)
-        self.headers = headers
+        headers = fields(challenge)
+        var refused = challenge
+        refused.otherParameters.append(.init(name: "error", value: OAuthError.Code.invalidToken.rawValue))
+        invalidTokenHeaders = fields(refused)
     }
 
     var response: Response { Response(status: .unauthorized, headers: headers) }
+    var invalidTokenResponse: Response { Response(status: .unauthorized, headers: invalidTokenHeaders) }
 }

@@ -21,17 +21,14 @@ final class RememberedBootstraps: Sendable {
 
     let service: BootstrapService
     let securityFields: [HTTPField]
-    let metrics: BridgeMetrics
-    /// nil when request logs are off.
-    let logger: Logger?
+    let recorder: BootstrapAnswerRecorder
     let date = CurrentHTTPDate()
     let maxHeaderValueBytes: Int
 
-    init(service: BootstrapService, securityFields: [HTTPField], metrics: BridgeMetrics, logger: Logger?) {
+    init(service: BootstrapService, securityFields: [HTTPField], recorder: BootstrapAnswerRecorder) {
         self.service = service
         self.securityFields = securityFields
-        self.metrics = metrics
-        self.logger = logger
+        self.recorder = recorder
         self.maxHeaderValueBytes = service.configuration.limits.maxHeaderValueBytes
     }
 
@@ -56,7 +53,7 @@ final class RememberedBootstraps: Sendable {
         }
         guard request.authorization != nil else { return nil }
         guard let response = service.rememberedBootstrap(to: request, at: service.now()) else { return nil }
-        let body = JSONBody.encode(response)
+        let body = JSONBody.bytes(response)
         let requestID = RequestID()
         // The route's order: its own fields, the hardening middleware's, the request id, then the date.
         var headers: HTTPFields = [.contentType: "application/json", .contentLength: String(body.count)]
@@ -68,13 +65,6 @@ final class RememberedBootstraps: Sendable {
 
     /// Counts and logs an answer once it is written, as `RequestMetricsMiddleware` and `RequestLogMiddleware` do.
     func answered(_ answer: Answer, method: HTTPRequest.Method, arrival: Int64) {
-        let nanoseconds = PreparedChallenge.monotonicNanoseconds() - arrival
-        metrics.bootstraps.increment()
-        let handles = metrics.requestHandles.handles(method: method.rawValue, route: "/wopibootstrapper", status: 200)
-        handles.requests.increment()
-        handles.duration.recordNanoseconds(nanoseconds)
-        if let logger {
-            PipelineRequestLog.log(logger, method: method, status: "200", nanoseconds: nanoseconds, requestID: answer.requestID)
-        }
+        recorder.answered(.bootstrap, method: method, arrival: arrival, requestID: answer.requestID)
     }
 }

@@ -228,6 +228,7 @@ enum BridgeConfigSchema {
           },
           "requireNonce": { "type": "boolean", "default": false, "description": "refuse OpenID Connect requests without nonce" },
           "postLogoutRedirectUris": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 2048 } },
+          "idTokenSignedResponseAlg": { "enum": ["RS256", "ES256"], "default": "RS256", "description": "how this client's ID tokens are signed (OpenID Connect Dynamic Client Registration §2: RS256 unless the client asks otherwise)" },
           "appCallbackUris": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 2048 }, "description": "app_callback_uri values for requested_flow=app_to_app, matched exactly" },
           "appToAppApprovers": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 128 }, "description": "first-party client ids whose access tokens may approve this client's app_to_app requests" }
         }

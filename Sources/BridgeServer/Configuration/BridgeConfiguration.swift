@@ -186,7 +186,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var urlTemplate: String
     }
 
-    /// An OAuth client (RFC 6749 §2). Used by the token endpoint of the OAuth issue; `token issue` checks the id.
+    /// An OAuth client (RFC 6749 §2), as the authorize, token and exchange endpoints know it.
     public struct Client: Sendable, Codable, Hashable {
         public var id: String
         /// Public clients (native apps, RFC 8252) have no secret and must use PKCE.
@@ -218,8 +218,13 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var appCallbackUris: [String]?
         /// First-party clients whose access tokens may approve this client's app-to-app requests.
         public var appToAppApprovers: [String]?
+        /// `RS256` (the default, OpenID Connect Dynamic Client Registration §2) or `ES256`.
+        public var idTokenSignedResponseAlg: String?
 
         public var isPublic: Bool { self.public ?? false }
+        public var idTokenAlgorithm: IDTokenAlgorithm {
+            idTokenSignedResponseAlg.flatMap(IDTokenAlgorithm.init(rawValue:)) ?? .rs256
+        }
         public var isFirstParty: Bool { firstParty ?? false }
         public var clientProfile: ClientProfile { profile.flatMap(ClientProfile.init(rawValue:)) ?? .strict }
         public var displayName: String { name ?? id }

@@ -14,32 +14,47 @@ import SignInProtocol
 struct ExchangeEndpoint: Sendable {
     static let path = "/oauth/exchange"
 
-    let verifier: AccessTokenVerifier
+    let bearer: BearerTokenCheck
     let store: any Store
     let merchants: MerchantClients
     let lifetimes: BridgeConfiguration.Exchange
+    let limit: InputLimit
     let now: @Sendable () -> Date
 
-    func respond(to request: OAuthFormRequest) async throws(OAuthError) -> ExchangeResponse {
-        let exchange: ExchangeRequest
+    /// RFC 6750 §3's order: the user's token is judged first (none: the bare challenge; a bad one: `invalid_token`),
+    /// then what the request asks for, refused with 400s only, since the caller's credential was good.
+    func respond(to request: OAuthFormRequest) async throws(BearerRefusal) -> ExchangeResponse {
+        let form: FormParameters
         do {
-            exchange = try ExchangeRequest.decode(form: request.body, authorization: request.authorization)
+            form = try FormParameters.decodeForOAuth(request.body, limit: limit, what: "exchange request")
         } catch {
-            throw error.oauthError
+            throw .request(error.oauthError)
         }
         let time = now()
-        let user = try await verifier.userToken(exchange.userToken, at: time, refusedAs: .invalidToken)
+        let user = try await bearer.verified(authorization: request.authorization, formToken: form["oauth_token"], at: time)
+        guard !user.grant.userID.isEmpty else {
+            throw .invalidToken("the access token has no user (client_credentials)")
+        }
+        let exchange: ExchangeRequest
+        do {
+            exchange = try ExchangeRequest.decode(form, authorization: request.authorization, limit: limit)
+        } catch {
+            throw .request(error.oauthError)
+        }
         guard let target = merchants.sibling(exchange.targetClientID, of: user.grant.clientID) else {
-            throw OAuthError(
-                .invalidClient, description: "client '\(exchange.targetClientID)' is not a client of the caller's merchant")
+            throw .request(.invalidRequest("clientId is not a client of the caller's merchant"))
         }
         let scope = MerchantClients.narrowed(user.claims.scope ?? user.grant.scope, for: target)
-        switch exchange.type {
-        case .code:
-            return try await codeForBackend(of: target, user: user.grant.userID, scope: scope, at: time)
-        case .session:
-            let redirectURI = try Self.sessionRedirect(exchange.additionalParameters["redirect_uri"], of: target)
-            return try await codeForBrowser(of: target, user: user.grant.userID, redirectURI: redirectURI, at: time)
+        do throws(OAuthError) {
+            switch exchange.type {
+            case .code:
+                return try await codeForBackend(of: target, user: user.grant.userID, scope: scope, at: time)
+            case .session:
+                let redirectURI = try Self.sessionRedirect(exchange.additionalParameters["redirect_uri"], of: target)
+                return try await codeForBrowser(of: target, user: user.grant.userID, redirectURI: redirectURI, at: time)
+            }
+        } catch {
+            throw error.code == .temporarilyUnavailable ? .storeUnavailable : .request(error)
         }
     }
 
@@ -79,7 +94,7 @@ struct ExchangeEndpoint: Sendable {
     static func sessionRedirect(_ requested: String?, of target: BridgeConfiguration.Client) throws(OAuthError) -> String {
         guard let requested, !requested.isEmpty else { return target.redirectUris[0] }
         guard target.redirectUris.contains(requested) else {
-            throw OAuthError(.invalidRequest, description: "redirect_uri is not registered for client '\(target.id)'")
+            throw OAuthError(.invalidRequest, description: "redirect_uri is not registered for the target client")
         }
         return requested
     }

@@ -108,7 +108,7 @@ public final class BridgeMetrics: Sendable {
 
     func count(_ outcome: BootstrapOutcome) {
         switch outcome {
-        case .challenge: challenges.increment()
+        case .challenge, .invalidToken: challenges.increment()
         case .bootstrap: bootstraps.increment()
         case .unknownWopiSource: notFound.increment()
         case .badRequest: badRequests.increment()

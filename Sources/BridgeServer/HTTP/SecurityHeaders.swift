@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 
 /// Headers every response carries (OWASP secure headers): no MIME sniffing, no framing, no referrer, a CSP that
-/// allows nothing (HTML pages of the OAuth issue set their own, stricter-than-default one), and `no-store` unless a
+/// allows nothing (the sign-in and consent pages set their own, stricter-than-default one), and `no-store` unless a
 /// route chose its own caching (tokens must never be cached, RFC 6749 §5.1).
 enum SecurityHeaders {
     static let contentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"

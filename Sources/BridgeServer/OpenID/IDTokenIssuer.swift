@@ -21,35 +21,58 @@ struct IDTokenClaims: JWTPayload, Hashable {
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// Signs ID tokens with the first key of the set (ES256, `kid` in the header, `typ` JWT), like access tokens but
-/// with the audience being the client (OpenID Connect Core §3.1.3.7).
+/// The algorithms an ID token can be signed with. RS256 is the default: OpenID Connect Core §15.1 makes it
+/// mandatory to implement, and Dynamic Client Registration §2 makes it the default `id_token_signed_response_alg`.
+public enum IDTokenAlgorithm: String, Sendable, Codable, CaseIterable {
+    case rs256 = "RS256"
+    case es256 = "ES256"
+}
+
+/// Signs ID tokens with the first key of the set of the client's algorithm (`kid` in the header, `typ` JWT), with
+/// the audience being the client (OpenID Connect Core §3.1.3.7).
 struct IDTokenIssuer: Sendable {
     let keys: SigningKeySet
     let issuer: String
     let lifetime: TimeInterval
+    let rs256: CompactJWSSigner
+    let es256: CompactJWSSigner
 
-    static let algorithm = "ES256"
+    init(keys: SigningKeySet, issuer: String, lifetime: TimeInterval) {
+        self.keys = keys
+        self.issuer = issuer
+        self.lifetime = lifetime
+        rs256 = CompactJWSSigner(rs256: keys.rsaSigningKey, type: "JWT")
+        es256 = CompactJWSSigner(es256: keys.signingKey, type: "JWT")
+    }
 
-    func sign(_ claims: IDTokenClaims) throws -> String {
+    /// Discovery lists RS256 first (OpenID Connect Discovery 1.0 §3: "RS256 MUST be included").
+    static let algorithms = IDTokenAlgorithm.allCases.map(\.rawValue)
+
+    func sign(_ claims: IDTokenClaims, algorithm: IDTokenAlgorithm = .rs256) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try ES256CompactSigner(key: keys.signingKey, type: "JWT").sign(payload: try encoder.encode(claims))
+        let payload = try encoder.encode(claims)
+        switch algorithm {
+        case .rs256: return try rs256.sign(payload: payload)
+        case .es256: return try es256.sign(payload: payload)
+        }
     }
 
     /// The ID token for a code redeemed by `clientID`: `sub` the user, `nonce` and `auth_time` from the request,
     /// `at_hash` of the access token issued with it.
     func idToken(
-        subject: String, clientID: String, nonce: String?, authTime: Date?, accessToken: String?, at now: Date
+        subject: String, clientID: String, nonce: String?, authTime: Date?, accessToken: String?,
+        algorithm: IDTokenAlgorithm, at now: Date
     ) throws -> String {
         let iat = Int64(now.timeIntervalSince1970.rounded(.down))
         return try sign(
             IDTokenClaims(
                 iss: issuer, sub: subject, aud: clientID, azp: clientID, exp: iat + Int64(lifetime), iat: iat,
                 auth_time: authTime.map { Int64($0.timeIntervalSince1970.rounded(.down)) }, nonce: nonce,
-                at_hash: accessToken.map(Self.atHash)))
+                at_hash: accessToken.map(Self.atHash)), algorithm: algorithm)
     }
 
-    /// OpenID Connect Core §3.1.3.6: the left half of the SHA-256 of the token's ASCII bytes, base64url-encoded.
+    /// OpenID Connect Core §3.1.3.6: the left half of the SHA-256 (the hash of RS256 and ES256 alike) of the token's ASCII bytes, base64url-encoded.
     static func atHash(_ accessToken: String) -> String {
         Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))).prefix(16))
     }

@@ -1,6 +1,7 @@
 import BridgeStore
 import Foundation
 import Hummingbird
+import SignInProtocol
 
 extension IDTokenIssuer {
     /// ID tokens live as long as access tokens (`tokens.accessTokenLifetimeSeconds`).
@@ -15,6 +16,7 @@ extension IDTokenIssuer {
 /// endpoints, and the browser's end of session exchange codes. (The ID token comes from `AuthorizationCodeGrant`; discovery is `AuthorizationServerMetadata`.)
 struct OpenIDRoutes: Sendable {
     let userInfo: UserInfoEndpoint
+    let challenge: BearerChallenge
     let endSession: EndSessionEndpoint
     let appToApp: AppToAppEndpoints
     let sessionCodes: SessionCodeEndpoint
@@ -24,21 +26,28 @@ struct OpenIDRoutes: Sendable {
         configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, verifier: AccessTokenVerifier,
         now: @escaping @Sendable () -> Date
     ) {
-        userInfo = UserInfoEndpoint(
-            verifier: verifier, store: store, challenge: BearerChallenge(realm: configuration.issuer),
-            maxHeaderBytes: configuration.limits.maxHeaderValueBytes, now: now)
+        let bearer = BearerTokenCheck(verifier: verifier, maxHeaderBytes: configuration.limits.maxHeaderValueBytes)
+        challenge = BearerChallenge(realm: configuration.issuer)
+        userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)
         let environment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
         endSession = EndSessionEndpoint(
             environment: environment, idTokens: IDTokenIssuer(configuration: configuration, keys: keys))
         guarded = StoreOutagePage(pages: environment.pages)
         sessionCodes = SessionCodeEndpoint(environment: environment)
-        appToApp = AppToAppEndpoints(
-            environment: environment, verifier: verifier, challenge: BearerChallenge(realm: configuration.issuer))
+        appToApp = AppToAppEndpoints(environment: environment, bearer: bearer, challenge: challenge)
     }
 
     func register(on router: Router<BridgeRequestContext>) {
-        router.get(RouterPath(UserInfoEndpoint.path)) { request, _ in await self.userInfo.respond(to: request) }
-        router.post(RouterPath(UserInfoEndpoint.path)) { request, _ in await self.userInfo.respond(to: request) }
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on(RouterPath(UserInfoEndpoint.path), method: method) { request, _ in
+                do throws(BearerRefusal) {
+                    let claims = try await self.userInfo.claims(authorization: request.headers[.authorization])
+                    return OAuthHTTPResponse.json(JSONBody.bytes(claims))
+                } catch {
+                    return self.challenge.response(error)
+                }
+            }
+        }
         router.get(RouterPath(EndSessionEndpoint.path)) { request, context in
             try await self.guarded.answer(request, context) { try await self.endSession.respond(request) }
         }

@@ -9,37 +9,24 @@ import SignInProtocol
 struct UserInfoEndpoint: Sendable {
     static let path = "/userinfo"
 
-    let verifier: AccessTokenVerifier
+    let bearer: BearerTokenCheck
     let store: any Store
-    let challenge: BearerChallenge
-    let maxHeaderBytes: Int
     let now: @Sendable () -> Date
 
-    func respond(to request: Request) async -> Response {
-        guard let credential = BearerCredential(authorization: request.headers[.authorization], maxBytes: maxHeaderBytes)
-        else { return challenge.missing() }
-        let verified: VerifiedAccessToken
-        do {
-            verified = try await verifier.verifiedToken(credential.token, at: now())
-        } catch .storeUnavailable {
-            return BearerChallenge.unavailable()
-        } catch {
-            return challenge.invalidToken("the access token is invalid")
-        }
+    /// The claims the token's scope releases, or the RFC 6750 refusal.
+    func claims(authorization: String?) async throws(BearerRefusal) -> [String: String] {
+        let verified = try await bearer.verified(authorization: authorization, at: now())
         let scope = verified.claims.scope ?? ""
         guard OpenIDScope.isOpenID(scope), !verified.grant.userID.isEmpty else {
-            return challenge.insufficientScope("the token lacks scope openid")
+            throw .insufficientScope("the token lacks scope openid")
         }
         let user: UserRecord?
         do {
             user = try await store.user(id: verified.grant.userID)
         } catch {
-            return BearerChallenge.unavailable()
+            throw .storeUnavailable
         }
-        guard let user else {
-            return challenge.invalidToken("the token's user no longer exists")
-        }
-        let claims = OpenIDScope.claims(of: user, subject: verified.grant.subject, scope: scope)
-        return OAuthHTTPResponse.json(JSONBody.encode(claims))
+        guard let user else { throw .invalidToken("the token's user no longer exists") }
+        return OpenIDScope.claims(of: user, subject: verified.grant.subject, scope: scope)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SignInProtocol
 
 /// A client secret as the configuration stores it: `sha256:<hex>` of the secret. Client secrets are long random
 /// values, not passwords, so one SHA-256 is enough and keeps the token endpoint fast (bcrypt would cost ~250 ms of
@@ -23,10 +24,7 @@ struct ClientSecretHash: Sendable, Hashable {
 
     /// Compares in constant time, so the answer's timing says nothing about how much of the secret was right.
     func matches(_ secret: String) -> Bool {
-        let presented = Array(SHA256.hash(data: Array(secret.utf8)))
-        var difference: UInt8 = 0
-        for (a, b) in zip(presented, digest) { difference |= a ^ b }
-        return difference == 0 && presented.count == digest.count
+        ConstantTime.equal(SHA256.hash(data: Array(secret.utf8)), digest)
     }
 
     private static func nibble(_ byte: UInt8) -> UInt8? {

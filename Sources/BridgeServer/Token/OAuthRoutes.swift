@@ -35,8 +35,9 @@ struct OAuthRoutes: Sendable {
             idTokens: IDTokenIssuer(configuration: configuration, keys: keys), verifier: verifier,
             merchants: MerchantClients(configuration.clients), now: now)
         exchange = ExchangeEndpoint(
-            verifier: verifier, store: store, merchants: MerchantClients(configuration.clients),
-            lifetimes: configuration.exchange, now: now)
+            bearer: BearerTokenCheck(verifier: verifier, maxHeaderBytes: configuration.limits.maxHeaderValueBytes),
+            store: store, merchants: MerchantClients(configuration.clients), lifetimes: configuration.exchange,
+            limit: InputLimit(maxBytes: configuration.limits.maxBodyBytes), now: now)
         revocation = RevocationEndpoint(authenticator: authenticator, verifier: verifier, store: store, now: now)
         introspection = IntrospectionEndpoint(
             authenticator: authenticator, verifier: verifier, store: store, issuer: configuration.issuer, now: now)
@@ -49,7 +50,7 @@ struct OAuthRoutes: Sendable {
         for path in paths.paths {
             router.post(RouterPath(path)) { request, context in
                 await self.answer(request, context) { form async throws(OAuthError) in
-                    OAuthHTTPResponse.json(JSONBody.encode(try await self.token.respond(to: form)))
+                    OAuthHTTPResponse.json(JSONBody.bytes(try await self.token.respond(to: form)))
                 }
             }
         }
@@ -57,8 +58,19 @@ struct OAuthRoutes: Sendable {
             logger.notice("token URL on another origin: forward it to \(TokenEndpointPaths.canonical)", metadata: ["url": "\(url)"])
         }
         router.post(RouterPath(ExchangeEndpoint.path)) { request, context in
-            await self.answer(request, context) { form async throws(OAuthError) in
-                OAuthHTTPResponse.json(JSONBody.encode(try await self.exchange.respond(to: form)))
+            let form: OAuthFormRequest
+            do throws(OAuthError) {
+                form = try await self.readForm(request)
+            } catch {
+                return OAuthHTTPResponse.error(error, realm: self.realm)
+            }
+            do throws(BearerRefusal) {
+                return OAuthHTTPResponse.json(JSONBody.bytes(try await self.exchange.respond(to: form)))
+            } catch {
+                if error == .storeUnavailable {
+                    context.logger.error("OAuth endpoint: store unavailable", metadata: ["path": "\(request.uri.path)"])
+                }
+                return BearerChallenge(realm: self.realm).response(error)
             }
         }
         router.post(RouterPath(Self.revocationPath)) { request, context in
@@ -69,7 +81,7 @@ struct OAuthRoutes: Sendable {
         }
         router.post(RouterPath(Self.introspectionPath)) { request, context in
             await self.answer(request, context) { form async throws(OAuthError) in
-                OAuthHTTPResponse.json(JSONBody.encode(try await self.introspection.respond(to: form)))
+                OAuthHTTPResponse.json(JSONBody.bytes(try await self.introspection.respond(to: form)))
             }
         }
     }
@@ -95,7 +107,7 @@ struct OAuthRoutes: Sendable {
         let contentType = request.headers[.contentType]?.split(separator: ";").first?
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard contentType == "application/x-www-form-urlencoded" else {
-            throw OAuthError(.invalidRequest, description: "the body must be application/x-www-form-urlencoded (RFC 6749 §3.2)")
+            throw OAuthError(.invalidRequest, description: "the body must be application/x-www-form-urlencoded (RFC 6749 section 3.2)")
         }
         let buffer: ByteBuffer
         do {

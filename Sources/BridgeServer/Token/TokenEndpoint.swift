@@ -55,7 +55,7 @@ struct TokenEndpoint: Sendable {
         let sessionContext = try CheckSessionContext.check(request.sessionContext)
         guard let handler = grants.handler(for: tokenRequest.grant.grantType) else {
             // Unreachable after CheckGrantTypeAllowed, which reads the same registry.
-            throw OAuthError(.unsupportedGrantType, description: "grant_type '\(tokenRequest.grant.grantType)' is not supported")
+            throw OAuthError(.unsupportedGrantType, description: "grant_type is not supported")
         }
         return (handler, GrantRequest(token: tokenRequest, client: client, sessionContext: sessionContext, now: now()))
     }

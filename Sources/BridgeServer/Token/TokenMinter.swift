@@ -16,15 +16,6 @@ struct TokenMinter: Sendable {
         return try await accessTokens.issue(in: narrowed, at: now)
     }
 
-    /// Signs an access token for `scope` in `grant` without recording it; see `AccessTokenIssuer.sign`.
-    func signedAccessToken(
-        in grant: GrantRecord, scope: String, at now: Date
-    ) async throws -> (IssuedAccessToken, AccessTokenRecord) {
-        var narrowed = grant
-        narrowed.scope = scope
-        return try await accessTokens.sign(in: narrowed, at: now)
-    }
-
     /// The tokens of a response drafted before the store step that records them: the access token's id and times,
     /// and a new refresh token when `withRefresh`. The access token is signed after the step (`signed`).
     func draft(withRefresh: Bool, at now: Date) -> (TokenResponseDraft, AccessTokenDraft, SecretToken?) {
@@ -41,15 +32,6 @@ struct TokenMinter: Sendable {
         var narrowed = grant
         narrowed.scope = scope
         return try accessTokens.sign(access, in: narrowed)
-    }
-
-    /// A new refresh token and the record to store for it (callers store it: directly, or as a rotation's replacement).
-    func refreshToken(grant: GrantID, client: String, scope: String, at now: Date) -> (SecretToken, RefreshTokenRecord) {
-        let secret = SecretToken()
-        let record = RefreshTokenRecord(
-            digest: secret.digest, grantID: grant, clientID: client, scope: scope, issuedAt: now,
-            expiresAt: refreshTokenLifetime.map(now.addingTimeInterval))
-        return (secret, record)
     }
 
     /// The RFC 6749 §5.1 body; `expires_in` a number of seconds.

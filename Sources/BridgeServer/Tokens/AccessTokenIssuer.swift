@@ -11,8 +11,8 @@ public struct IssuedAccessToken: Sendable {
 }
 
 /// Signs access tokens (ES256, `kid` in the JWKS, `typ: at+jwt` per RFC 9068 §2.1) and records their id in the store,
-/// so that any token can be revoked before it expires. Used by `signin-bridge token issue` now and by the token
-/// endpoint of the OAuth issue later.
+/// so that any token can be revoked before it expires. The token endpoint drafts, records and signs in its own store
+/// step (`TokenMinter`); `issue` is for `signin-bridge token issue` and the session broker.
 public struct AccessTokenIssuer: Sendable {
     let keys: SigningKeySet
     let store: any Store
@@ -31,17 +31,11 @@ public struct AccessTokenIssuer: Sendable {
 
     /// Issues a token in `grant` (which must exist in the store).
     public func issue(in grant: GrantRecord, at now: Date) async throws -> IssuedAccessToken {
-        let (issued, record) = try await sign(in: grant, at: now)
-        try await store.recordAccessToken(record)
-        return issued
-    }
-
-    /// Signs a token in `grant` without recording it: the caller records `record` (with a refresh token, in one
-    /// store call, for the token endpoint). A token whose record was not stored is refused by `AccessTokenVerifier`.
-    func sign(in grant: GrantRecord, at now: Date) async throws -> (IssuedAccessToken, AccessTokenRecord) {
         let draft = self.draft(at: now)
         let issued = try sign(draft, in: grant)
-        return (issued, AccessTokenRecord(tokenID: draft.tokenID, grantID: grant.id, issuedAt: draft.issuedAt, expiresAt: draft.expiresAt))
+        try await store.recordAccessToken(
+            AccessTokenRecord(tokenID: draft.tokenID, grantID: grant.id, issuedAt: draft.issuedAt, expiresAt: draft.expiresAt))
+        return issued
     }
 
     /// The id and times of a token to be signed once its grant is known (the store step that finds the grant also

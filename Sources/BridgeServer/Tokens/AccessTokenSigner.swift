@@ -1,12 +1,12 @@
 import Foundation
 import SignInProtocol
 
-/// Writes an access token as an ES256 JWS with the `at+jwt` type (RFC 9068 §2.1) through `ES256CompactSigner`.
+/// Writes an access token as an ES256 JWS with the `at+jwt` type (RFC 9068 §2.1) through `CompactJWSSigner`.
 struct AccessTokenSigner: Sendable {
-    let signer: ES256CompactSigner
+    let signer: CompactJWSSigner
 
     init(key: SigningKeySet.Key) {
-        signer = ES256CompactSigner(key: key, type: "at+jwt")
+        signer = CompactJWSSigner(es256: key, type: "at+jwt")
     }
 
     func sign(_ claims: AccessTokenClaims) throws -> String {

@@ -66,7 +66,7 @@ struct BrokerEndpoints: Sendable {
                 digest: sessionID.digest, upstreamID: provider.settings.id, clientID: client.id, redirectURI: redirectURI,
                 codeChallenge: challenge.value, createdAt: now,
                 expiresAt: now.addingTimeInterval(TimeInterval(settings.sessionLifetimeSeconds))))
-        return OAuthHTTPResponse.json(JSONBody.encode(LoginAnswer(authUrl: authURL, sessionId: sessionID.value)))
+        return OAuthHTTPResponse.json(JSONBody.bytes(LoginAnswer(authUrl: authURL, sessionId: sessionID.value)))
     }
 
     /// The upstream callback of a broker login: the browser goes to the app's deep link with the outcome.
@@ -81,9 +81,14 @@ struct BrokerEndpoints: Sendable {
         func back(_ outcome: KeyValuePairs<String, String>) -> Response {
             Response(status: .found, headers: [.location: FormParameters(outcome).appended(to: deepLink)])
         }
+        /// The sign-in failed: the session ends now, so that `/session` answers the same error at once.
+        func failed(_ failure: UpstreamFailure, tellingTheApp outcome: BrokerFailure) async throws -> Response {
+            failure.report(upstream: provider.settings.id, metrics: metrics, context: context)
+            _ = try await environment.store.failBrokerSession(digest, failure: outcome.rawValue, at: now)
+            return back(["success": "false", "error": outcome.rawValue])
+        }
         if let error = query["error"] {
-            context.logger.info("upstream sign-in cancelled", metadata: ["upstream": "\(provider.settings.id)"])
-            return back(["success": "false", "error": OAuthError.Code(validating: String(error))?.rawValue ?? "access_denied"])
+            return try await failed(.authorizationError(error), tellingTheApp: BrokerFailure(upstreamError: String(error)))
         }
         let user: UpstreamUser
         do {
@@ -91,8 +96,7 @@ struct BrokerEndpoints: Sendable {
                 code: query["code"].map(String.init) ?? "", verifier: login.codeVerifier, nonceDigest: login.nonceDigest,
                 now: now)
         } catch let failure as UpstreamFailure {
-            failure.report(upstream: provider.settings.id, metrics: metrics, context: context)
-            return back(["success": "false", "error": failure.isOutage ? "temporarily_unavailable" : "server_error"])
+            return try await failed(failure, tellingTheApp: BrokerFailure(failure))
         }
         let signIn = UpstreamSignInEndpoints(environment: environment, providers: providers, metrics: metrics)
         // A new secret for the deep link: the /login id is known to whoever started the login, who may have sent
@@ -100,7 +104,7 @@ struct BrokerEndpoints: Sendable {
         let completion = SecretToken()
         let signedIn = try await environment.store.signInUpstream(
             signIn.identity(of: user, at: provider), end: .brokerSession(digest, completion: completion.digest), at: now)
-        guard signedIn.ended else { return back(["success": "false", "error": "session_expired"]) }
+        guard signedIn.ended else { return back(["success": "false", "error": BrokerFailure.sessionExpired.rawValue]) }
         context.logger.info(
             "broker session signed in",
             metadata: ["upstream": "\(provider.settings.id)", "user": "\(signedIn.user.id)", "how": "\(signedIn.how.rawValue)"])
@@ -122,7 +126,7 @@ struct BrokerEndpoints: Sendable {
         do {
             verifier = try PKCE.Verifier(parameters["code_verifier"] ?? "")
         } catch {
-            return Self.error(OAuthError(.invalidRequest, description: "code_verifier is missing or malformed (RFC 7636 §4.1)"))
+            return Self.error(OAuthError(.invalidRequest, description: "code_verifier is missing or malformed (RFC 7636 section 4.1)"))
         }
         let now = environment.now()
         let refused = OAuthError(.invalidGrant, description: "the session is unknown, expired, used or the verifier is wrong")
@@ -136,7 +140,7 @@ struct BrokerEndpoints: Sendable {
             let issued = try await tokens.issue(in: grant, at: now)
             context.logger.info("broker session redeemed", metadata: ["user": "\(user.id)"])
             return OAuthHTTPResponse.json(
-                JSONBody.encode(
+                JSONBody.bytes(
                     SessionAnswer(
                         token: issued.token,
                         user: .init(name: user.friendlyName, email: user.email, phoneNumber: user.phoneNumber))))
@@ -144,7 +148,11 @@ struct BrokerEndpoints: Sendable {
             context.logger.notice("broker session redeemed at another provider's path")
             return Self.error(refused)
         case .pending:
-            return Self.error(OAuthError(.other("authorization_pending"), description: "the sign-in has not finished"))
+            return Self.error(OAuthError(.authorizationPending, description: "the sign-in has not finished"))
+        case .failed(let code):
+            let failure = BrokerFailure(rawValue: code) ?? .serverError
+            context.logger.info("broker session ended by a failed sign-in", metadata: ["error": "\(failure.rawValue)"])
+            return Self.error(failure.sessionError, status: .badRequest)
         case .wrongVerifier:
             context.logger.notice("broker session: wrong PKCE verifier, session burnt")
             return Self.error(refused)

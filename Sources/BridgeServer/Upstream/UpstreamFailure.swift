@@ -1,3 +1,4 @@
+import SignInProtocol
 /// Why a sign-in at an upstream provider did not work. `reason` is the metric label
 /// (`signin_bridge_upstream_failures_total{upstream,reason}`) and the log's; `detail` says more, never a secret.
 struct UpstreamFailure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -16,6 +17,9 @@ struct UpstreamFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case idToken = "id_token"
         /// The UserInfo answer is not for the ID token's subject (OpenID Connect Core 1.0 §5.3.2).
         case userInfo = "userinfo"
+        /// The provider answered the authorization request with an error (RFC 6749 §4.1.2.1): the user declined, or
+        /// the provider refused our request.
+        case authorizationError = "authorization_error"
     }
 
     let reason: Reason
@@ -34,10 +38,17 @@ struct UpstreamFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension UpstreamFailure {
     /// The operator's side of a failure: a log line and `signin_bridge_upstream_failures_total{upstream,reason}`.
+    /// The provider's error answer to the authorization request, its code kept for the log (`detail`), limited to
+    /// 64 characters within the RFC 6749 §4.1.2.1 character set.
+    static func authorizationError(_ code: some StringProtocol) -> UpstreamFailure {
+        UpstreamFailure(.authorizationError, "the provider answered error=" + OAuthError.wireSafe(String(code.prefix(64))))
+    }
+
     func report(upstream: String, metrics: BridgeMetrics, context: BridgeRequestContext) {
         metrics.countUpstreamFailure(upstream: upstream, reason: reason.rawValue)
-        context.logger.error(
-            "upstream sign-in failed",
+        // A provider's error answer is often the user declining: worth a notice, not an operator's alarm.
+        context.logger.log(
+            level: reason == .authorizationError ? .notice : .error, "upstream sign-in failed",
             metadata: ["upstream": "\(upstream)", "reason": "\(reason.rawValue)", "detail": "\(detail)"])
     }
 }

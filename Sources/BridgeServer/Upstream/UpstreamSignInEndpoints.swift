@@ -73,7 +73,7 @@ struct UpstreamSignInEndpoints: Sendable {
             return environment.pages.error(language, status: .forbidden, message: \.otherBrowser)
         }
         if let error = query["error"] {
-            context.logger.info("upstream sign-in cancelled", metadata: ["upstream": "\(provider.settings.id)", "error": "\(error.prefix(64))"])
+            UpstreamFailure.authorizationError(error).report(upstream: provider.settings.id, metrics: metrics, context: context)
             return environment.pages.upstreamError(
                 language, status: .badRequest, name: provider.settings.name, message: \.upstreamCancelled)
         }

@@ -24,7 +24,7 @@ struct AuthorizationServerMetadata: Encodable {
     var scopes_supported: [String]
     var claims_supported: [String]
     var subject_types_supported = ["public"]
-    var id_token_signing_alg_values_supported = [IDTokenIssuer.algorithm]
+    var id_token_signing_alg_values_supported = IDTokenIssuer.algorithms
     var response_modes_supported = ["query"]
     var prompt_values_supported: [String]
     var claims_parameter_supported = false
@@ -36,7 +36,7 @@ struct AuthorizationServerMetadata: Encodable {
         jwks_uri = configuration.issuerURL(path: "/.well-known/jwks.json")
         authorization_endpoint = configuration.authorizationURI
         response_types_supported = ["code"]
-        // The token half of the OAuth issue: what TokenEndpoint, RevocationEndpoint and IntrospectionEndpoint do.
+        // What TokenEndpoint, RevocationEndpoint and IntrospectionEndpoint do.
         token_endpoint = configuration.issuerURL(path: TokenEndpointPaths.canonical)
         grant_types_supported = GrantRegistry.grantTypes
         code_challenge_methods_supported = configuration.authorize.allowPlainPKCE ? ["S256", "plain"] : ["S256"]
@@ -75,15 +75,4 @@ struct HealthReport: Encodable {
     var status: String
     var timestamp: String
     var store: String
-}
-
-enum JSONBody {
-    /// Token and bootstrap answers, written without `JSONEncoder` (`JSONValue.compactJSON` says why).
-    static func encode(_ value: some CompactJSONRepresentable) -> [UInt8] { value.jsonValue.compactJSON }
-
-    static func encode(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
-    }
 }

@@ -24,6 +24,11 @@ public protocol UpstreamStore: Sendable {
     func redeemBrokerSession(_ digest: TokenDigest, codeChallenge: String, at now: Date) async throws
         -> BrokerSessionRedemption
 
+    /// Ends a broker session whose upstream sign-in failed, with the error the app is told (`failure`): the next
+    /// redemption with the right verifier answers `.failed` at once instead of `.pending` until the session expires.
+    /// An unknown, completed, redeemed or expired session is left alone. Returns whether the session was ended.
+    func failBrokerSession(_ digest: TokenDigest, failure: String, at now: Date) async throws -> Bool
+
     /// The upstream identities linked to a user.
     func linkedIdentities(userID: String) async throws -> [LinkedIdentityRecord]
 }
@@ -158,10 +163,13 @@ public struct BrokerSessionRecord: Sendable, Hashable {
     public var userID: String?
     public var completedAt: Date?
     public var redeemedAt: Date?
+    /// The error the upstream sign-in ended with, as the app is told it (`failBrokerSession`).
+    public var failure: String?
 
     public init(
         digest: TokenDigest, upstreamID: String, clientID: String, redirectURI: String, codeChallenge: String,
-        createdAt: Date, expiresAt: Date, userID: String? = nil, completedAt: Date? = nil, redeemedAt: Date? = nil
+        createdAt: Date, expiresAt: Date, userID: String? = nil, completedAt: Date? = nil, redeemedAt: Date? = nil,
+        failure: String? = nil
     ) {
         self.digest = digest
         self.upstreamID = upstreamID
@@ -173,6 +181,7 @@ public struct BrokerSessionRecord: Sendable, Hashable {
         self.userID = userID
         self.completedAt = completedAt
         self.redeemedAt = redeemedAt
+        self.failure = failure
     }
 }
 
@@ -181,6 +190,8 @@ public enum BrokerSessionRedemption: Sendable, Hashable {
     case redeemed(BrokerSessionRecord, UserRecord)
     /// The right verifier, but the upstream login has not finished: nothing changed.
     case pending
+    /// The right verifier, and the upstream sign-in failed with this error: the session is now used up.
+    case failed(String)
     /// The wrong verifier: the session is burnt (RFC 7636 §4.6 compares; a guess must not get a second try).
     case wrongVerifier
     case replayed

@@ -44,6 +44,6 @@ extension PKCE.Challenge {
     /// Whether `verifier` answers this challenge; compares in constant time.
     public func isAnswered(by verifier: PKCE.Verifier) -> Bool {
         let expected = verifier.challenge(method: method).value
-        return PKCE.constantTimeEqual(Array(expected.utf8), Array(value.utf8))
+        return ConstantTime.equal(expected.utf8, value.utf8)
     }
 }

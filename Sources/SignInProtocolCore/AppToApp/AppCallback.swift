@@ -35,11 +35,6 @@ public struct AppCallback: Sendable, Hashable {
         if case .failed(let error) = outcome { error } else { nil }
     }
 
-    /// True when `state` is the one the app sent; compare before acting on the callback.
-    public func matches(state expected: String) -> Bool {
-        PKCE.constantTimeEqual(Array(state.utf8), Array(expected.utf8))
-    }
-
     static let known = ["state", "resume_uri", "error", "error_description", "error_uri"]
 
     // MARK: Decoding

@@ -29,7 +29,7 @@ public struct AppToAppAuthorization: Sendable, Hashable {
         if request.clientID.isEmpty { throw .missingParameter("client_id") }
         guard let flow = request.requestedFlow.nonEmpty else { throw .missingParameter("requested_flow") }
         guard flow == Self.requestedFlow else {
-            throw .invalidParameter("requested_flow", reason: "must be '\(Self.requestedFlow)', not '\(flow)'")
+            throw .invalidParameter("requested_flow", reason: "must be '\(Self.requestedFlow)'")
         }
         if request.appCallbackURI.nonEmpty == nil { throw .missingParameter("app_callback_uri") }
         if request.redirectURI.nonEmpty == nil { throw .missingParameter("redirect_uri") }

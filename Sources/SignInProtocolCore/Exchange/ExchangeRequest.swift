@@ -55,41 +55,22 @@ public struct ExchangeRequest: Sendable, Hashable, CustomStringConvertible {
         let target = try form.required("clientId")
         let rawType = try form.required("type")
         guard let type = ExchangeCodeType(rawValue: rawType) else {
-            throw .invalidParameter("type", reason: "must be 'code' or 'session', not '\(rawType)'")
+            throw .invalidParameter("type", reason: "must be 'code' or 'session'")
         }
-        let formToken = form["oauth_token"].nonEmpty
         let token: String
         let placement: TokenPlacement
-        if let authorization, !authorization.isEmpty {
-            // RFC 6750 §2: a client MUST NOT use more than one method to send the token.
-            if formToken != nil {
-                throw .invalidParameter("oauth_token", reason: "the token was also sent in the Authorization header (RFC 6750 §2)")
-            }
-            token = try bearerToken(authorization, limit: limit)
-            placement = .bearerHeader
-        } else if let formToken {
-            token = formToken
-            placement = .formField
-        } else {
+        switch BearerTokenPresentation(
+            authorization: authorization, formToken: form["oauth_token"], maxHeaderBytes: limit.maxBytes)
+        {
+        case .token(let value, let place): (token, placement) = (value, place)
+        case .twoMethods:
+            throw .invalidParameter("oauth_token", reason: "the token was also sent in the Authorization header (RFC 6750 section 2)")
+        case .none:
             throw .missingParameter("oauth_token")
         }
         return ExchangeRequest(
             targetClientID: target, type: type, userToken: token, tokenPlacement: placement,
             additionalParameters: form.excluding(Set(known)))
-    }
-
-    /// The token of `Bearer <b64token>` (RFC 6750 §2.1), scheme case-insensitive.
-    static func bearerToken(_ header: String, limit: InputLimit) throws(OAuthDecodingError) -> String {
-        do { try limit.check(header, what: "Authorization header") } catch { throw .tooLarge(error) }
-        let trimmed = header.drop(while: { $0 == " " })
-        guard let space = trimmed.firstIndex(of: " "), trimmed[..<space].asciiLowercased() == "bearer" else {
-            throw .invalidParameter("Authorization", reason: "must be 'Bearer <token>' (RFC 6750 §2.1)")
-        }
-        let token = trimmed[space...].drop(while: { $0 == " " })
-        guard !token.isEmpty, BearerCredential.isB64Token(String(token)) else {
-            throw .invalidParameter("Authorization", reason: "the bearer token must be a b64token (RFC 6750 §2.1)")
-        }
-        return String(token)
     }
 
     // MARK: Encoding

@@ -10,13 +10,14 @@ public enum ClientProfile: String, Sendable, Hashable, Codable, CaseIterable {
     ///   do; nothing on the server depends on the browser, so this is documented, not checked.
     case office
 
-    /// Office's stop URL, byte for byte: any other `localhost` URI keeps the strict rule's warning.
+    /// Office's stop URL, byte for byte: any other loopback URI keeps the strict rule (an error for a confidential
+    /// client, a warning for `localhost` on a native one).
     public static let officeStopURL = "https://localhost"
 
     /// Whether this profile excuses `problem` of the registered `uri`.
     public func excuses(_ problem: RedirectURIPolicy.Problem, of uri: String) -> Bool {
         switch (self, problem) {
-        case (.office, .localhostNotRecommended): uri == Self.officeStopURL
+        case (.office, .localhostNotRecommended), (.office, .loopbackForWebClient): uri == Self.officeStopURL
         default: false
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// JSON decoding and encoding for the OAuth bodies, with the limit checked first and every `DecodingError`
-/// turned into an `OAuthDecodingError` that names the field.
-enum JSONBody {
+/// turned into an `OAuthDecodingError` that names the field. The server writes its JSON answers through it too.
+public enum JSONBody {
     static func decode<T: Decodable>(
         _ type: T.Type, from json: some StringProtocol, limit: InputLimit, what: String
     ) throws(OAuthDecodingError) -> T {
@@ -16,19 +16,22 @@ enum JSONBody {
         }
     }
 
-    /// The same text for the bodies written on hot paths, without `JSONEncoder` (`JSONValue.compactJSON`).
-    static func encode(_ value: some CompactJSONRepresentable) -> String {
-        String(decoding: value.jsonValue.compactJSON, as: UTF8.self)
-    }
+    /// The bytes of the bodies written on hot paths (token and bootstrap answers), without `JSONEncoder`
+    /// (`JSONValue.compactJSON` says why).
+    public static func bytes(_ value: some CompactJSONRepresentable) -> [UInt8] { value.jsonValue.compactJSON }
 
     /// Compact JSON with sorted keys, so that equal values give equal bytes.
-    static func encode(_ value: some Encodable) -> String {
+    public static func bytes(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding these plain value types cannot fail: every field is a string, number or nested object.
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        guard let data = try? encoder.encode(value) else { return Array("{}".utf8) }
+        return Array(data)
     }
+
+    static func encode(_ value: some CompactJSONRepresentable) -> String { String(decoding: bytes(value), as: UTF8.self) }
+
+    static func encode(_ value: some Encodable) -> String { String(decoding: bytes(value), as: UTF8.self) }
 }
 
 extension OAuthDecodingError {

@@ -21,8 +21,8 @@ public enum OAuthDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// The error a server sends back for this input.
     public var oauthError: OAuthError {
         switch self {
-        case .unsupportedGrantType(let grant):
-            OAuthError(.unsupportedGrantType, description: "grant_type '\(grant)' is not supported")
+        case .unsupportedGrantType:
+            OAuthError(.unsupportedGrantType, description: "grant_type is not supported")
         case .invalidClientAuthentication(let reason):
             OAuthError(.invalidClient, description: reason)
         default:
@@ -85,7 +85,7 @@ extension FormParameters {
     }
 
     /// Decodes a query or form body into `OAuthDecodingError`s.
-    static func decodeForOAuth(
+    public static func decodeForOAuth(
         _ input: some StringProtocol, limit: InputLimit, baseOffset: Int = 0, what: String
     ) throws(OAuthDecodingError) -> FormParameters {
         do {

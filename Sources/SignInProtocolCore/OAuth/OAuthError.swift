@@ -32,7 +32,7 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public var parameters: FormParameters {
         var form = FormParameters()
         form.append("error", code.rawValue)
-        form.append("error_description", errorDescription)
+        form.append("error_description", wireDescription)
         form.append("error_uri", errorURI)
         return form
     }
@@ -43,7 +43,7 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
         try parameters.rejectDuplicates(of: ["error", "error_description", "error_uri"])
         guard let raw = parameters["error"] else { return nil }
         guard let code = Code(validating: raw) else {
-            throw .invalidParameter("error", reason: "an error code is one or more printable ASCII characters other than '\"' and '\\' (RFC 6749 §5.2)")
+            throw .invalidParameter("error", reason: "an error code is one or more printable ASCII characters other than '\"' and '\\' (RFC 6749 section 5.2)")
         }
         return OAuthError(code, description: parameters["error_description"].nonEmpty, uri: parameters["error_uri"].nonEmpty)
     }
@@ -58,8 +58,10 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension OAuthError {
-    /// The registered error codes, plus `other` for extension codes (RFC 6749 §8.5) and provider-specific
-    /// ones such as Vipps' `unknown_error`. Two codes are equal when their wire strings are.
+    /// Every error code this package speaks, each with the HTTP status of a direct answer and its public source (the
+    /// way node-oidc-provider's `lib/helpers/errors.js` lists them), plus `other` for codes read from someone else
+    /// (RFC 6749 §8.5 extension codes, Vipps' `unknown_error`). Two codes are equal when their wire strings are.
+    /// A server built on this package writes only the named cases.
     public enum Code: Sendable, Hashable, CustomStringConvertible {
         // RFC 6749 §4.1.2.1 (authorization endpoint)
         case invalidRequest
@@ -76,14 +78,26 @@ extension OAuthError {
         // RFC 6750 §3.1 (protected resources)
         case invalidToken
         case insufficientScope
+        // RFC 7009 §2.2.1 (revocation)
+        case unsupportedTokenType
+        // RFC 8693 §2.2.2 (token exchange)
+        case invalidTarget
+        // OpenID Connect Core §3.1.2.6 (authentication error response)
+        case interactionRequired
+        case loginRequired
+        case consentRequired
+        // RFC 8628 §3.5: the device grant's "not yet", which the session broker's polling answers with too.
+        case authorizationPending
+        case expiredToken
         /// Any other code, kept as sent.
         case other(String)
 
-        /// Every registered code (not `other`), in the order of the RFCs.
+        /// Every named code (not `other`), in the order of the table above.
         public static let registered: [Code] = [
             .invalidRequest, .unauthorizedClient, .accessDenied, .unsupportedResponseType, .invalidScope,
             .serverError, .temporarilyUnavailable, .invalidClient, .invalidGrant, .unsupportedGrantType,
-            .invalidToken, .insufficientScope,
+            .invalidToken, .insufficientScope, .unsupportedTokenType, .invalidTarget, .interactionRequired,
+            .loginRequired, .consentRequired, .authorizationPending, .expiredToken,
         ]
 
         /// Maps a wire string to its case; unknown strings become `.other`.
@@ -98,6 +112,8 @@ extension OAuthError {
             self.init(rawValue: rawValue)
         }
 
+        /// The characters RFC 6749 §5.2 and §4.1.2.1 allow in `error` and `error_description`: %x20-21 / %x23-5B /
+        /// %x5D-7E (printable ASCII but `"` and `\`).
         static func isAllowedByte(_ byte: UInt8) -> Bool {
             (0x20...0x7E).contains(byte) && byte != 0x22 && byte != 0x5C
         }
@@ -116,11 +132,34 @@ extension OAuthError {
             case .unsupportedGrantType: "unsupported_grant_type"
             case .invalidToken: "invalid_token"
             case .insufficientScope: "insufficient_scope"
+            case .unsupportedTokenType: "unsupported_token_type"
+            case .invalidTarget: "invalid_target"
+            case .interactionRequired: "interaction_required"
+            case .loginRequired: "login_required"
+            case .consentRequired: "consent_required"
+            case .authorizationPending: "authorization_pending"
+            case .expiredToken: "expired_token"
             case .other(let raw): raw
             }
         }
 
         public var description: String { rawValue }
+
+        /// Where the code is defined, for documentation and for tools that explain an error.
+        public var source: String {
+            switch self {
+            case .invalidRequest, .unauthorizedClient, .accessDenied, .unsupportedResponseType, .invalidScope,
+                .serverError, .temporarilyUnavailable:
+                "RFC 6749 section 4.1.2.1"
+            case .invalidClient, .invalidGrant, .unsupportedGrantType: "RFC 6749 section 5.2"
+            case .invalidToken, .insufficientScope: "RFC 6750 section 3.1"
+            case .unsupportedTokenType: "RFC 7009 section 2.2.1"
+            case .invalidTarget: "RFC 8693 section 2.2.2"
+            case .interactionRequired, .loginRequired, .consentRequired: "OpenID Connect Core 1.0 section 3.1.2.6"
+            case .authorizationPending, .expiredToken: "RFC 8628 section 3.5"
+            case .other: "not defined by this package"
+            }
+        }
 
         /// The HTTP status for a direct (non-redirect) answer: RFC 6749 §5.2 (400, `invalid_client` 401),
         /// RFC 6750 §3.1 (`invalid_token` 401, `insufficient_scope` 403), and for the authorization endpoint's
@@ -132,7 +171,8 @@ extension OAuthError {
             case .serverError: 500
             case .temporarilyUnavailable: 503
             case .invalidRequest, .unauthorizedClient, .unsupportedResponseType, .invalidScope, .invalidGrant,
-                .unsupportedGrantType, .other:
+                .unsupportedGrantType, .unsupportedTokenType, .invalidTarget, .interactionRequired, .loginRequired,
+                .consentRequired, .authorizationPending, .expiredToken, .other:
                 400
             }
         }
@@ -140,6 +180,20 @@ extension OAuthError {
         public static func == (lhs: Code, rhs: Code) -> Bool { lhs.rawValue == rhs.rawValue }
         public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
     }
+
+    /// `text` within the `error_description` character set (RFC 6749 §5.2, §4.1.2.1): every other character becomes
+    /// `?`. Applied wherever an error is written, so no input byte (a NUL, a quote, a line break) can reach the wire.
+    public static func wireSafe(_ text: String) -> String {
+        if text.utf8.allSatisfy(Code.isAllowedByte) { return text }
+        var safe = ""
+        for scalar in text.unicodeScalars {
+            safe.unicodeScalars.append(scalar.isASCII && Code.isAllowedByte(UInt8(scalar.value)) ? scalar : "?")
+        }
+        return safe
+    }
+
+    /// `error_description` as it goes on the wire (`wireSafe`).
+    public var wireDescription: String? { errorDescription.map(Self.wireSafe) }
 }
 
 // MARK: JSON form (RFC 6749 §5.2)
@@ -168,7 +222,7 @@ extension OAuthError: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(code.rawValue, forKey: .error)
-        try container.encodeIfPresent(errorDescription, forKey: .errorDescription)
+        try container.encodeIfPresent(wireDescription, forKey: .errorDescription)
         try container.encodeIfPresent(errorURI, forKey: .errorURI)
     }
 

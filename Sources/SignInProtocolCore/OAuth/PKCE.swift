@@ -62,7 +62,7 @@ public enum PKCE {
                 if let problem = PKCE.syntaxProblem(value) { throw .malformedChallenge(problem) }
             case .s256:
                 guard value.utf8.count == 43, value.utf8.allSatisfy(PKCE.isBase64URLByte) else {
-                    throw .malformedChallenge("an S256 challenge is 43 base64url characters (RFC 7636 §4.2)")
+                    throw .malformedChallenge("an S256 challenge is 43 base64url characters (RFC 7636 section 4.2)")
                 }
             }
             self.value = value
@@ -139,7 +139,7 @@ public enum PKCE {
             switch self {
             case .challengeRequired: "code_challenge is required (PKCE, RFC 7636)"
             case .methodWithoutChallenge: "code_challenge_method sent without code_challenge"
-            case .unsupportedMethod(let method): "code_challenge_method '\(method)' is not supported"
+            case .unsupportedMethod: "code_challenge_method is not supported; use S256"
             case .malformedChallenge(let why): "code_challenge is malformed: \(why)"
             case .malformedVerifier(let why): "code_verifier is malformed: \(why)"
             case .missingVerifier: "code_verifier is required for this code"
@@ -163,12 +163,5 @@ public enum PKCE {
 
     static func isBase64URLByte(_ byte: UInt8) -> Bool {
         PercentEncoding.isUnreserved(byte) && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "~")
-    }
-
-    package static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-        return difference == 0
     }
 }

@@ -35,7 +35,7 @@ public struct RedirectURIPolicy: Sendable, Hashable {
         case hasWildcard
         /// `user:password@` in the authority.
         case hasUserInfo
-        /// `http` other than to a loopback IP literal (RFC 9700 §2.6, RFC 8252 §8.3).
+        /// `http` other than to a loopback host (RFC 9700 §2.6, RFC 8252 §8.3).
         case plainHTTP(host: String)
         /// An `http` or `https` URI without a host.
         case missingHost
@@ -43,7 +43,8 @@ public struct RedirectURIPolicy: Sendable, Hashable {
         case schemeNotReverseDomain(String)
         /// A private-use scheme on a web client: only apps on the device can receive it.
         case privateSchemeForWebClient(String)
-        /// A loopback redirect on a web client: it reaches whatever runs on the user's machine.
+        /// A loopback redirect (IP literal or `localhost`) on a web client: it reaches whatever runs on the user's
+        /// machine, so it is for development only.
         case loopbackForWebClient
         /// `localhost` is NOT RECOMMENDED: it may resolve elsewhere; use `127.0.0.1` or `[::1]` (RFC 8252 §8.3).
         case localhostNotRecommended
@@ -56,11 +57,11 @@ public struct RedirectURIPolicy: Sendable, Hashable {
             case .hasFragment: "a redirect URI must not contain a fragment (RFC 6749 §3.1.2)"
             case .hasWildcard: "a redirect URI must not contain '*': it is matched exactly (RFC 9700 §2.1)"
             case .hasUserInfo: "a redirect URI must not contain user information"
-            case .plainHTTP(let host): "http is only allowed to a loopback IP literal, not '\(host)'; use https (RFC 9700 §2.6)"
+            case .plainHTTP(let host): "http is only allowed to a loopback host (127.0.0.1, [::1], localhost), not '\(host)'; use https (RFC 9700 §2.6)"
             case .missingHost: "an http(s) redirect URI needs a host"
             case .schemeNotReverseDomain(let scheme): "private-use scheme '\(scheme)' should be a reverse domain name such as com.example.app (RFC 8252 §7.1)"
             case .privateSchemeForWebClient(let scheme): "private-use scheme '\(scheme)' is only for native apps (RFC 8252 §7.1)"
-            case .loopbackForWebClient: "loopback redirect URIs are only for native apps (RFC 8252 §7.3)"
+            case .loopbackForWebClient: "a loopback redirect URI on a confidential client is for development only; register the https origin for production (RFC 8252 §7.3 gives loopback to native apps)"
             case .localhostNotRecommended: "'localhost' is not recommended; use 127.0.0.1 or [::1] (RFC 8252 §8.3)"
             }
         }
@@ -74,7 +75,9 @@ public struct RedirectURIPolicy: Sendable, Hashable {
 
         public func severity(of problem: Problem) -> Problem.Severity {
             switch problem {
-            case .localhostNotRecommended: .warning
+            // A web server on the developer's own machine is a normal development setup, and the client's secret
+            // still guards the code; so loopback on a confidential client is worth a warning, not a refusal.
+            case .localhostNotRecommended, .loopbackForWebClient: .warning
             case .schemeNotReverseDomain: policy.requireReverseDomainScheme ? .error : .warning
             default: .error
             }
@@ -105,8 +108,10 @@ public struct RedirectURIPolicy: Sendable, Hashable {
             if lowerScheme == "http" && loopback == nil {
                 problems.append(.plainHTTP(host: String(host)))
             }
-            if loopback == .ipLiteral && client == .web { problems.append(.loopbackForWebClient) }
-            if loopback == .localhostName { problems.append(.localhostNotRecommended) }
+            // One loopback rule (RFC 8252 §7.3, §8.3): IP literals and `localhost` alike are for native apps only;
+            // among those, `localhost` is allowed but not recommended.
+            if loopback != nil && client == .web { problems.append(.loopbackForWebClient) }
+            if loopback == .localhostName && client == .native { problems.append(.localhostNotRecommended) }
         } else {
             if client == .web { problems.append(.privateSchemeForWebClient(String(scheme))) }
             if !scheme.contains(".") { problems.append(.schemeNotReverseDomain(String(scheme))) }
@@ -129,7 +134,7 @@ public struct RedirectURIPolicy: Sendable, Hashable {
         public var description: String {
             switch self {
             case .missing: "redirect_uri is required for this client"
-            case .notRegistered(let uri): "redirect_uri '\(uri)' is not registered for this client"
+            case .notRegistered: "redirect_uri is not registered for this client"
             }
         }
     }
@@ -138,8 +143,9 @@ public struct RedirectURIPolicy: Sendable, Hashable {
     /// registered one when the request names none (RFC 6749 §3.1.2.3) and `requireInRequest` is false.
     ///
     /// Matching is exact, byte for byte: case, trailing `/` and percent-encoding all count (RFC 9700 §2.1).
-    /// The one exception: for a native client, a registered `http://127.0.0.1…` or `http://[::1]…` URI matches
-    /// the same URI with any port, since the app picks a free port at run time (RFC 8252 §7.3).
+    /// The one exception: for a native client, a registered `http://127.0.0.1…`, `http://[::1]…` or
+    /// `http://localhost…` URI matches the same URI with any port, since the app picks a free port at run time
+    /// (RFC 8252 §7.3); `localhost` is judged as the IP literals are, so registration and requests agree.
     /// The returned URI is the requested one (with its port), never a rewritten one.
     public func resolve(
         requested: String?, registered: [String], for client: ClientKind, requireInRequest: Bool = false
@@ -168,9 +174,9 @@ public struct RedirectURIPolicy: Sendable, Hashable {
 
     // MARK: Helpers
 
-    /// Exactly `http` (lower case, as registered) to a loopback IP literal.
+    /// Exactly `http` (lower case, as registered) to a loopback host (`LoopbackHost`: IP literal or `localhost`).
     static func isLoopbackHTTP(_ parts: URIComponents) -> Bool {
-        parts.scheme == "http" && LoopbackHost.isIPLiteral(parts.host) && !parts.hasUserInfo
+        parts.scheme == "http" && LoopbackHost.isLoopback(parts.host) && !parts.hasUserInfo
     }
 
     static func isValidPort(_ port: Substring) -> Bool {

@@ -135,7 +135,7 @@ public struct TokenRequest: Sendable, Hashable {
             let actorTokenType = form["actor_token_type"].nonEmpty
             if actorToken != nil && actorTokenType == nil { throw .missingParameter("actor_token_type") }
             if actorToken == nil && actorTokenType != nil {
-                throw .invalidParameter("actor_token_type", reason: "only allowed with actor_token (RFC 8693 §2.1)")
+                throw .invalidParameter("actor_token_type", reason: "only allowed with actor_token (RFC 8693 section 2.1)")
             }
             grant = .tokenExchange(
                 TokenExchange(

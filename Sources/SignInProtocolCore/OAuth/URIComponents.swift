@@ -76,10 +76,13 @@ struct URIComponents: Hashable {
         return text
     }
 
-    /// RFC 3986 §3.1: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
-    static func isValidScheme(_ scheme: Substring) -> Bool {
-        guard let first = scheme.utf8.first, isASCIILetter(first) else { return false }
-        return scheme.utf8.allSatisfy {
+    /// RFC 3986 §3.1: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`. The one definition of scheme syntax.
+    public static func isValidScheme(_ scheme: some StringProtocol) -> Bool { isValidScheme(scheme.utf8) }
+
+    /// `isValidScheme` over bytes (the Office URL readers work on a buffer).
+    public static func isValidScheme(_ scheme: some Collection<UInt8>) -> Bool {
+        guard let first = scheme.first, isASCIILetter(first) else { return false }
+        return scheme.allSatisfy {
             isASCIILetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                 || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
         }

@@ -75,24 +75,13 @@ enum OfficeURLParts {
     /// The scheme's length and where the query starts (after `:`, `//` and `?`), or nil when there is no valid
     /// `scheme:` at the start.
     private static func locate(_ bytes: UnsafeBufferPointer<UInt8>) -> (schemeLength: Int, queryStart: Int)? {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), isScheme(UnsafeBufferPointer(rebasing: bytes[..<colon]))
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), URIComponents.isValidScheme(UnsafeBufferPointer(rebasing: bytes[..<colon]))
         else { return nil }
         var start = colon + 1
         if start + 1 < bytes.count, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") { start += 2 }
         if start < bytes.count, bytes[start] == UInt8(ascii: "?") { start += 1 }
         return (colon, start)
     }
-
-    /// RFC 3986 §3.1: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
-    static func isScheme(_ scheme: some Collection<UInt8>) -> Bool {
-        guard let first = scheme.first, isLetter(first) else { return false }
-        return scheme.allSatisfy {
-            isLetter($0) || (48...57).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
-                || $0 == UInt8(ascii: ".")
-        }
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool { (65...90).contains(byte) || (97...122).contains(byte) }
 
     /// Decodes a query and takes `names` out of it in the same pass: their values by position, the other
     /// parameters in order. A name in `names` that appears twice is an error. `+` stays `+`: these payloads are

@@ -14,7 +14,7 @@ struct PromptTests {
         try CheckPrompt().check(&draft)
         #expect(draft.prompt == ["login", "consent"] && draft.maxAge == 300)
         let refused: [(String, String)] = [
-            ("prompt=bogus", "prompt value 'bogus' is not supported"),
+            ("prompt=bogus", "prompt holds a value that is not supported"),
             ("prompt=none%20login", "prompt=none cannot be combined with other values"),
             ("prompt=login&prompt=none", "parameter 'prompt' appears more than once"),
             ("max_age=-1", "max_age must be a whole number of seconds"),

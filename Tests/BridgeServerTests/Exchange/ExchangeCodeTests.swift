@@ -56,7 +56,7 @@ struct ExchangeCodeTests {
         }
     }
 
-    @Test func aTargetOfAnotherMerchantIsInvalidClient() async throws {
+    @Test func aTargetOutsideTheCallersMerchantIsABadRequestNotA401() async throws {
         let bridge = try await ExchangeFixture.make()
         let user = try await bridge.issueToken(user: "alice", client: "contoso-app")
         let office = try await bridge.issueToken(user: "alice", client: "office")
@@ -67,7 +67,14 @@ struct ExchangeCodeTests {
                 (office.token, "contoso-backend"),
             ] {
                 let refused = try await client.exchange(token, clientId: target, type: "code")
-                #expect(refused.error == "invalid_client", "\(target)")
+                // RFC 6750 §3.1: the caller's token was good, so the answer is about the request: 400
+                // invalid_request, in the body and the Bearer challenge; never the 401 and Basic challenge that made
+                // SDKs drop a good token.
+                #expect(refused.status == .badRequest, "\(target)")
+                #expect(refused.error == "invalid_request", "\(target)")
+                #expect(
+                    refused.response.headers[.wwwAuthenticate]
+                        == #"Bearer realm="https://contoso.com", error="invalid_request", error_description="clientId is not a client of the caller's merchant""#)
                 #expect(refused.json["code"] == nil)
             }
         }
@@ -117,9 +124,44 @@ struct ExchangeCodeTests {
             let forged = try await client.exchange(user.token + "x", clientId: "contoso-backend", type: "code")
             #expect(forged.status == .unauthorized)
             #expect(forged.error == "invalid_token")
-            #expect(forged.response.headers[.wwwAuthenticate] == #"Bearer realm="https://contoso.com", error="invalid_token""#)
+            #expect(
+                forged.response.headers[.wwwAuthenticate]
+                    == #"Bearer realm="https://contoso.com", error="invalid_token", error_description="the access token is invalid""#)
             bridge.clock.advance(by: 3600)
             #expect(try await client.exchange(user.token, clientId: "contoso-backend", type: "code").error == "invalid_token")
+        }
+    }
+
+    /// RFC 6750 §3, the credential judged first: no token, an empty `oauth_token`, a blank bearer header or another
+    /// scheme (§3.1: no authentication) get 401 with the bare challenge, whatever the parameters; a forged token gets
+    /// `invalid_token` even with a bad `clientId`; a token sent two ways is `invalid_request`.
+    @Test func theCredentialIsJudgedBeforeTheParameters() async throws {
+        let bridge = try await ExchangeFixture.make()
+        let user = try await bridge.issueToken(user: "alice", client: "contoso-app")
+        try await bridge.app.makeApplication().test(.live) { client in
+            let bare = #"Bearer realm="https://contoso.com""#
+            let noCredential: [(KeyValuePairs<String, String>, HTTPFields)] = [
+                (["clientId": "contoso-backend", "type": "code"], [:]),
+                (["clientId": "contoso-backend", "type": "code", "oauth_token": ""], [:]),
+                (["clientId": "no-such-client", "type": "nonsense"], [.authorization: "Bearer "]),
+                (["clientId": "contoso-backend", "type": "code"], [.authorization: "Basic YWxpY2U6c2VjcmV0"]),
+            ]
+            for (form, headers) in noCredential {
+                let answer = try await client.postForm("/oauth/exchange", form, headers: headers)
+                #expect(answer.status == .unauthorized, "\(form) \(headers)")
+                #expect(answer.response.headers[values: .wwwAuthenticate] == [bare], "\(form) \(headers)")
+                #expect(answer.json["error"] == nil, "\(form) \(headers)")
+            }
+            let forged = try await client.exchange(user.token + "x", clientId: "no-such-client", type: "code")
+            #expect(forged.status == .unauthorized && forged.error == "invalid_token")
+            let twice = try await client.postForm(
+                "/oauth/exchange", ["clientId": "contoso-backend", "type": "code", "oauth_token": user.token],
+                headers: [.authorization: "Bearer \(user.token)"])
+            #expect(twice.status == .badRequest && twice.error == "invalid_request")
+            // The same token in the form field alone is accepted (SPiD's SDKs send it there).
+            let inForm = try await client.postForm(
+                "/oauth/exchange", ["clientId": "contoso-backend", "type": "code", "oauth_token": user.token])
+            #expect(inForm.status == .ok, "\(inForm.json)")
         }
     }
 }

@@ -62,7 +62,7 @@ struct SessionCodeTests {
             #expect(foreign.error == "invalid_request")
             #expect(foreign.json["code"] == nil)
             let otherMerchant = try await client.exchange(user.token, clientId: "fabrikam-backend", type: "session")
-            #expect(otherMerchant.error == "invalid_client")
+            #expect(otherMerchant.error == "invalid_request")
         }
     }
 

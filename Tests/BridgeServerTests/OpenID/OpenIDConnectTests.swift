@@ -15,8 +15,10 @@ import Testing
 struct OpenIDConnectTests {
     static let nonce = "n-0S6_WzA2Mj"
 
-    @Test func anOpenIDCodeYieldsAnES256IDTokenWithEveryRequiredClaim() async throws {
-        let bridge = try await OpenIDFixture.make()
+    /// RS256 unless the client registered ES256 (OpenID Connect Dynamic Client Registration §2, Core §15.1).
+    @Test(arguments: [nil, "RS256", "ES256"])
+    func anOpenIDCodeYieldsAnIDTokenWithEveryRequiredClaim(registered: String?) async throws {
+        let bridge = try await OpenIDFixture.make(hostAppAlgorithm: registered)
         try await bridge.app.makeApplication().test(.live) { client in
             let browser = TestBrowser(client)
             let signInTime = bridge.clock.now
@@ -27,8 +29,10 @@ struct OpenIDConnectTests {
             let access = try #require(exchange.accessToken)
             let header = try JSONSerialization.jsonObject(
                 with: Data(try #require(Base64URL.decode(String(idToken.split(separator: ".")[0]))))) as? [String: String]
-            #expect(header?["alg"] == "ES256")
-            #expect(header?["kid"] == bridge.app.keys.signingKey.kid)
+            #expect(header?["alg"] == (registered ?? "RS256"))
+            #expect(header?["typ"] == "JWT")
+            let keys = bridge.app.keys
+            #expect(header?["kid"] == (registered == "ES256" ? keys.signingKey.kid : keys.rsaSigningKey.kid))
             let claims = try await bridge.app.keys.collection.verify(idToken, as: IDTokenClaims.self)
             #expect(claims.iss == "https://contoso.com")
             #expect(claims.sub == "alice")
@@ -128,7 +132,8 @@ struct OpenIDConnectTests {
             #expect(document["issuer"] as? String == "https://contoso.com")
             #expect(document["userinfo_endpoint"] as? String == "https://contoso.com/userinfo")
             #expect(document["end_session_endpoint"] as? String == "https://contoso.com/oauth2/logout")
-            #expect(document["id_token_signing_alg_values_supported"] as? [String] == ["ES256"])
+            // Discovery §3: "The algorithm RS256 MUST be included".
+            #expect(document["id_token_signing_alg_values_supported"] as? [String] == ["RS256", "ES256"])
             #expect(document["subject_types_supported"] as? [String] == ["public"])
             #expect(document["grant_types_supported"] as? [String] == GrantRegistry.grantTypes)
             #expect(document["prompt_values_supported"] as? [String] == ["consent", "login", "none", "select_account"])

@@ -42,8 +42,14 @@ enum OpenIDFixture {
             scopes: [openid, wopi]
         """
 
-    static func make() async throws -> TestBridge {
-        let bridge = try await TestBridge.make(yaml: yaml)
+    /// `hostAppAlgorithm`: the host app's `idTokenSignedResponseAlg`, nil to leave it to the default (RS256).
+    static func make(hostAppAlgorithm: String? = nil) async throws -> TestBridge {
+        let configured = hostAppAlgorithm.map {
+            yaml.replacingOccurrences(
+                of: "postLogoutRedirectUris: [com.contoso.files:/signed-out]",
+                with: "postLogoutRedirectUris: [com.contoso.files:/signed-out]\n    idTokenSignedResponseAlg: \($0)")
+        }
+        let bridge = try await TestBridge.make(yaml: configured ?? yaml)
         try await bridge.store.saveUser(
             UserRecord(
                 id: "alice", signInName: "alice@contoso.com", friendlyName: "Alice",

@@ -25,7 +25,7 @@ import Testing
 
     static func sign(_ claims: [String: Any], with keys: SigningKeySet) throws -> String {
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
-        return try ES256CompactSigner(key: keys.signingKey, type: "JWT").sign(payload: Array(payload))
+        return try CompactJWSSigner(es256: keys.signingKey, type: "JWT").sign(payload: Array(payload))
     }
 
     var check: IDTokenCheck {

@@ -2,6 +2,7 @@
 whole flows over real sockets (crash recovery, several instances on one database) share this. Standard library only.
 """
 import base64
+import contextlib
 import hashlib
 import http.client
 import json
@@ -9,6 +10,7 @@ import re
 import secrets
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.parse
 from http.cookies import SimpleCookie
@@ -41,6 +43,22 @@ def write_config(directory: Path, port: int, keys: Path | None = None, issuer: s
     path = directory / f"bridge-{port}.yaml"
     path.write_text(text + extra)
     return path
+
+
+@contextlib.contextmanager
+def serving(binary: str, edit=None):
+    """One `signin-bridge serve` on the sample configuration, its text changed by `edit` when given, in a throwaway
+    folder; yields the port and stops the server afterwards."""
+    with tempfile.TemporaryDirectory() as directory:
+        port = free_port()
+        config = write_config(Path(directory), port)
+        if edit:
+            config.write_text(edit(config.read_text()))
+        server = Server(binary, config, port, Path(directory) / "server.log").start()
+        try:
+            yield port
+        finally:
+            server.stop()
 
 
 class Server:

@@ -13,7 +13,7 @@ struct CheckAppToApp: AuthorizeCheck {
             return
         }
         guard flow == AppToAppAuthorization.requestedFlow else {
-            throw .invalidRequest("requested_flow '\(flow.prefix(32))' is not supported")
+            throw .invalidRequest("requested_flow is not supported")
         }
         guard parameters.redirectURI.nonEmpty != nil else {
             throw .invalidRequest("requested_flow=app_to_app requires redirect_uri")

@@ -10,7 +10,7 @@ struct CheckClient: Sendable {
         guard values.count <= 1 else { throw .invalidRequest("parameter 'client_id' appears more than once") }
         guard let id = values.first, !id.isEmpty else { throw .invalidRequest("required parameter 'client_id' is missing") }
         guard let client = clients.first(where: { $0.id == id }) else {
-            throw OAuthError(.invalidClient, description: "client_id '\(id)' is not a registered client")
+            throw OAuthError(.invalidClient, description: "client_id is not a registered client")
         }
         return client
     }

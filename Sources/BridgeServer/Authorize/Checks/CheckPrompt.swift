@@ -14,8 +14,8 @@ struct CheckPrompt: AuthorizeCheck {
         }
         if let prompt = parameters["prompt"] {
             let values = Set(prompt.split(separator: " ").map(String.init))
-            if let unknown = values.subtracting(Self.known).sorted().first {
-                throw .invalidRequest("prompt value '\(unknown.prefix(32))' is not supported")
+            if !values.isSubset(of: Self.known) {
+                throw .invalidRequest("prompt holds a value that is not supported")
             }
             if values.contains("none") && values.count > 1 {
                 throw .invalidRequest("prompt=none cannot be combined with other values")

@@ -5,7 +5,7 @@ struct CheckResponseType: AuthorizeCheck {
     func check(_ draft: inout AuthorizationDraft) throws(OAuthError) {
         guard draft.request.responseType == "code" else {
             throw OAuthError(
-                .unsupportedResponseType, description: "response_type '\(draft.request.responseType)' is not supported; use code")
+                .unsupportedResponseType, description: "response_type is not supported; use code")
         }
         guard draft.client.grants.contains("authorization_code") else {
             throw OAuthError(.unauthorizedClient, description: "this client may not use the authorization code grant")

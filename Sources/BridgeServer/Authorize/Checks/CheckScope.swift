@@ -7,8 +7,8 @@ struct CheckScope: AuthorizeCheck {
         let allowed = draft.client.allowedScopes
         var requested: [String] = []
         for scope in draft.request.scopes where !requested.contains(scope) { requested.append(scope) }
-        if let unknown = requested.first(where: { !allowed.contains($0) }) {
-            throw OAuthError(.invalidScope, description: "scope '\(unknown)' is not allowed for this client")
+        if requested.contains(where: { !allowed.contains($0) }) {
+            throw OAuthError(.invalidScope, description: "scope asks for a value this client may not request")
         }
         draft.grantedScope = (requested.isEmpty ? allowed : requested).joined(separator: " ")
     }

@@ -14,11 +14,6 @@ enum CSRFToken {
 
     /// Compares in constant time (the length is public).
     static func matches(_ presented: String, _ expected: String) -> Bool {
-        let a = Array(presented.utf8)
-        let b = Array(expected.utf8)
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
+        ConstantTime.equal(presented.utf8, expected.utf8)
     }
 }

@@ -63,7 +63,7 @@ struct SignInStep: InteractionStep {
         guard case .needsSignIn = state.progress else { return nil }
         if state.pending.showsNoPages {
             return completion.refuse(
-                state.pending, OAuthError(.other("login_required"), description: "the user must sign in"),
+                state.pending, OAuthError(.loginRequired, description: "the user must sign in"),
                 method: state.method, context: state.context)
         }
         return environment.pages.signIn(
@@ -80,7 +80,7 @@ struct ConsentStep: InteractionStep {
         guard case .needsConsent(let user) = state.progress else { return nil }
         if state.pending.showsNoPages {
             return completion.refuse(
-                state.pending, OAuthError(.other("consent_required"), description: "the user must allow this client first"),
+                state.pending, OAuthError(.consentRequired, description: "the user must allow this client first"),
                 method: state.method, context: state.context)
         }
         return environment.pages.consent(

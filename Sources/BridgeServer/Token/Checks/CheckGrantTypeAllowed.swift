@@ -8,7 +8,7 @@ struct CheckGrantTypeAllowed {
             throw OAuthError(.invalidRequest, description: "required parameter 'grant_type' is missing")
         }
         guard GrantRegistry.grantTypes.contains(grantType) else {
-            throw OAuthError(.unsupportedGrantType, description: "grant_type '\(grantType)' is not supported")
+            throw OAuthError(.unsupportedGrantType, description: "grant_type is not supported")
         }
         guard client.grants.contains(grantType) else {
             throw OAuthError(.unauthorizedClient, description: "client '\(client.id)' may not use grant_type '\(grantType)'")

@@ -8,8 +8,8 @@ struct CheckScopeNarrowing {
         guard let requested, !requested.isEmpty else { return granted }
         let grantedValues = Set(granted.split(separator: " "))
         let requestedValues = requested.split(separator: " ")
-        for value in requestedValues where !grantedValues.contains(value) {
-            throw OAuthError(.invalidScope, description: "scope '\(value)' was not granted; a refresh can only narrow the scope")
+        if requestedValues.contains(where: { !grantedValues.contains($0) }) {
+            throw OAuthError(.invalidScope, description: "scope asks for a value that was not granted; a refresh can only narrow the scope")
         }
         // Unique, in the order asked for.
         var seen = Set<Substring>()

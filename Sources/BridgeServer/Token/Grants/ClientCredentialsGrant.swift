@@ -21,7 +21,7 @@ struct ClientCredentialsGrant: GrantHandler {
 
     func issue(scope: String?, client: AuthenticatedClient, at now: Date) async throws(OAuthError) -> TokenResponse {
         guard !client.client.isPublic else {
-            throw OAuthError(.unauthorizedClient, description: "client_credentials needs a confidential client (RFC 6749 §4.4)")
+            throw OAuthError(.unauthorizedClient, description: "client_credentials needs a confidential client (RFC 6749 section 4.4)")
         }
         let scope = scope ?? ""
         let grant = GrantRecord(userID: "", clientID: client.id, scope: scope, createdAt: now)

@@ -67,15 +67,15 @@ struct TokenExchangeGrant: GrantHandler {
         of exchange: TokenRequest.TokenExchange, requester: AuthenticatedClient, subjectClient: String
     ) throws(OAuthError) -> BridgeConfiguration.Client {
         for resource in exchange.resources where resource != issuer {
-            throw OAuthError(.other("invalid_target"), description: "resource '\(resource)' is not served by this issuer")
+            throw OAuthError(.invalidTarget, description: "resource is not served by this issuer")
         }
         let audiences = Set(exchange.audiences)
         guard audiences.count <= 1 else {
-            throw OAuthError(.other("invalid_target"), description: "one token is issued for one audience")
+            throw OAuthError(.invalidTarget, description: "one token is issued for one audience")
         }
         let targetID = audiences.first ?? requester.id
         guard let target = merchants.sibling(targetID, of: subjectClient) else {
-            throw OAuthError(.other("invalid_target"), description: "audience '\(targetID)' is not a client of the same merchant")
+            throw OAuthError(.invalidTarget, description: "audience is not a client of the same merchant")
         }
         return target
     }
