@@ -43,6 +43,11 @@ p99() { awk '$1 == "99%" {print $2}' "$1"; }
 flows() { awk '/^flows / {print $2}' "$1"; }
 flow_errors() { awk '/^flow_errors / {print $2}' "$1"; }
 round_trips() { curl -s "http://127.0.0.1:$BRIDGE_PORT/metrics" | awk '/^signin_bridge_store_round_trips_total/ {print $2}'; }
+# CPU time (user + system, clock ticks) of processes and their children so far: fields 14-17 of /proc/PID/stat.
+# Read around a wrk run, it is the server's CPU per completed request, steadier than req/s on 2 shared cores.
+cpu_ticks() { local total=0 p; for p in "$@"; do [ -r "/proc/$p/stat" ] && total=$((total + $(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$p/stat"))); done; echo "$total"; }
+tick=$(getconf CLK_TCK)
+per_unit_us() { awk -v t="$1" -v k="$tick" -v n="$2" 'BEGIN { if (n > 0) printf "%.0f", t / k * 1e6 / n; else print "n/a" }'; }
 flow_run() {  # base-url cookie output
   wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "$1" -- "$2" "$BASIC" "$AUTHORIZE" "$VERIFIER" > "$3"
 }
@@ -55,7 +60,9 @@ bridge_pid=$!; pids+=($bridge_pid)
 wait_for "http://127.0.0.1:$BRIDGE_PORT/auth/health"
 cookie=$(signed_in_cookie "$BRIDGE_PORT")
 before=$(round_trips)
+cpu_before=$(cpu_ticks "$bridge_pid")
 flow_run "http://127.0.0.1:$BRIDGE_PORT" "$cookie" "$work/wrk-bridge"
+bridge_cpu=$(( $(cpu_ticks "$bridge_pid") - cpu_before ))
 after=$(round_trips)
 if [ -n "${PROFILE_DIR:-}" ]; then   # a second, unmeasured run with perf attached
   bash scripts/bench/profile-top.sh "$bridge_pid" "$DURATION" "$PROFILE_DIR/flow.txt" &
@@ -109,7 +116,10 @@ location=$(curl -s -o /dev/null -w '%{redirect_url}' -H "Cookie: sid=$sid" "http
 code=$(printf '%s' "$location" | sed -n 's/.*[?&]code=\([^&]*\).*/\1/p')
 check=$(curl -s -H "Authorization: $BASIC" -d "grant_type=authorization_code&code=$code&redirect_uri=https%3A%2F%2Flocalhost&code_verifier=$VERIFIER" "http://127.0.0.1:$PEER_PORT/oauth2/token")
 case "$check" in *access_token*) ;; *) echo "authlib peer did not complete a flow: $location $check" >&2; cat "$work/peer.log" >&2; exit 1 ;; esac
+peer_processes() { echo "$peer_pid" $(pgrep -P "$peer_pid"); }
+cpu_before=$(cpu_ticks $(peer_processes))
 flow_run "http://127.0.0.1:$PEER_PORT" "sid=$sid" "$work/wrk-peer"
+peer_cpu=$(( $(cpu_ticks $(peer_processes)) - cpu_before ))
 kill "$peer_pid" 2>/dev/null || true
 
 ROUNDS=${BOOTSTRAP_ROUNDS:-3}
@@ -120,10 +130,18 @@ token=$("$bin" token issue --config "$work/bridge.yaml" --user demo --client off
 floor_pid=$!; pids+=($floor_pid)
 wait_for "http://127.0.0.1:$FLOOR_PORT/floor"
 # This VM's speed drifts by a quarter within minutes; measured in turns, both sides see the same drift.
+bootstrap_cpu=0; floor_cpu=0
+requests_of() { awk '/requests in/ { print $1 }' "$1"; }
 for round in $(seq 1 "$ROUNDS"); do
+  cpu_before=$(cpu_ticks "$bridge_pid")
   wrk -t2 -c64 -d"${DURATION}s" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" > "$work/wrk-bootstrap-$round"
+  bootstrap_cpu=$(( bootstrap_cpu + $(cpu_ticks "$bridge_pid") - cpu_before ))
+  cpu_before=$(cpu_ticks "$floor_pid")
   wrk -t2 -c64 -d"${DURATION}s" --latency "http://127.0.0.1:$FLOOR_PORT/floor" > "$work/wrk-floor-$round"
+  floor_cpu=$(( floor_cpu + $(cpu_ticks "$floor_pid") - cpu_before ))
 done
+bootstrap_requests=$(for round in $(seq 1 "$ROUNDS"); do requests_of "$work/wrk-bootstrap-$round"; done | awk '{ s += $1 } END { print s }')
+floor_requests=$(for round in $(seq 1 "$ROUNDS"); do requests_of "$work/wrk-floor-$round"; done | awk '{ s += $1 } END { print s }')
 # Whole-run figures: mean requests/s and the worst round's p99.
 mean_rps() { for round in $(seq 1 "$ROUNDS"); do rps "$work/$1-$round"; done | awk '{ s += $1 } END { printf "%.2f", s / NR }'; }
 worst_p99() { for round in $(seq 1 "$ROUNDS"); do p99 "$work/$1-$round"; done | awk '{ v = $1; ms = v; sub(/ms$/, "", ms); if (v ~ /us$/) { sub(/us$/, "", v); ms = v / 1000 } else if (v ~ /[0-9]s$/) { sub(/s$/, "", v); ms = v * 1000 } if (ms + 0 > m) { m = ms + 0; w = $1 } } END { print w }'; }
@@ -141,6 +159,7 @@ printf '%-46s %10s %10s %10s\n' "SignInBridge, SQLite" "$(awk -v f="$bridge_flow
 printf '%-46s %10s %10s %10s\n' "authlib + Flask + gunicorn, SQLite (baseline)" "$(awk -v f="$peer_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-peer")" "$(flow_errors "$work/wrk-peer")"
 awk -v a="$bridge_flows" -v b="$peer_flows" 'BEGIN { printf "ratio SignInBridge / authlib: %.1fx (goal >= 10x, p99 < 20 ms)\n", a / b }'
 awk -v a="$before" -v b="$after" -v f="$bridge_flows" 'BEGIN { printf "store round trips per flow: %.2f (%d round trips, %d flows)\n", (b - a) / f, b - a, f }'
+echo "server CPU per completed flow (/proc, user + system): SignInBridge $(per_unit_us "$bridge_cpu" "$bridge_flows") us, authlib peer (all workers) $(per_unit_us "$peer_cpu" "$peer_flows") us"
 if [ "${POSTGRES:-0}" = 1 ]; then
   pg_flows=$(( $(flows "$work/wrk-pg-a") + $(flows "$work/wrk-pg-b") ))
   pg_errors=$(( $(flow_errors "$work/wrk-pg-a") + $(flow_errors "$work/wrk-pg-b") ))
@@ -154,6 +173,7 @@ for round in $(seq 1 "$ROUNDS"); do
   awk -v r="$round" -v a="$(rps "$work/wrk-bootstrap-$round")" -v b="$(rps "$work/wrk-floor-$round")" 'BEGIN { printf "  round %d: %.0f / %.0f = %.2f\n", r, a, b, a / b }'
 done
 awk -v a="$bootstrap_rps" -v b="$floor_rps" -v n="$ROUNDS" 'BEGIN { printf "bootstrap / empty route: %.2f over %d rounds (goal >= 0.6)\n", a / b, n }'
+echo "server CPU per request (/proc): authenticated bootstrap $(per_unit_us "$bootstrap_cpu" "$bootstrap_requests") us, empty route $(per_unit_us "$floor_cpu" "$floor_requests") us"
 if [ -n "${RESULTS:-}" ]; then
   {
     awk -v f="$bridge_flows" -v d="$DURATION" 'BEGIN { printf "flow_bridge_fps=%.0f\n", f / d }'
@@ -164,6 +184,9 @@ if [ -n "${RESULTS:-}" ]; then
     echo "authenticated_bootstrap_rps=$bootstrap_rps"; echo "empty_route_rps=$floor_rps"
     echo "authenticated_bootstrap_p99=$bootstrap_p99"; echo "empty_route_p99=$floor_p99"
     echo "bootstrap_rounds=$ROUNDS"
+    echo "flow_bridge_cpu_us=$(per_unit_us "$bridge_cpu" "$bridge_flows")"; echo "flow_peer_cpu_us=$(per_unit_us "$peer_cpu" "$peer_flows")"
+    echo "authenticated_bootstrap_cpu_us=$(per_unit_us "$bootstrap_cpu" "$bootstrap_requests")"
+    echo "empty_route_cpu_us=$(per_unit_us "$floor_cpu" "$floor_requests")"
     # Peak RSS (VmHWM): the server after its flows and bootstraps, the empty route after the same wrk load.
     awk '/VmHWM/ { printf "flow_bridge_rss_mib=%.1f\n", $2 / 1024 }' "/proc/$bridge_pid/status"
     awk '/VmHWM/ { printf "empty_route_rss_mib=%.1f\n", $2 / 1024 }' "/proc/$floor_pid/status"

@@ -152,4 +152,54 @@ struct AuthorizeChecksTests {
         #expect(PageRenderer.formTarget(for: "com.example.partner:/oauth2redirect") == "com.example.partner:")
         #expect(PageRenderer.formTarget(for: "no-colon") == nil)
     }
+
+    /// OpenID Connect Core §3.1.2.1: nonce kept for openid requests, required where the client registered
+    /// requireNonce, bounded in length; ignored for plain OAuth.
+    @Test func checkNonceKeepsBoundsAndRequiresIt() throws {
+        func draft(_ query: String, requireNonce: Bool = false) throws -> AuthorizationDraft {
+            var draft = try Self.draft("client_id=partner-app&response_type=code&" + query, client: "partner-app")
+            var client = draft.client
+            client.requireNonce = requireNonce
+            draft = AuthorizationDraft(client: client, redirectURI: draft.redirectURI, request: draft.request)
+            draft.grantedScope = draft.request.scope ?? ""
+            return draft
+        }
+        var kept = try draft("scope=openid&nonce=n-0S6")
+        try CheckNonce().check(&kept)
+        #expect(kept.nonce == "n-0S6")
+        var plainOAuth = try draft("scope=wopi&nonce=n-0S6")
+        try CheckNonce().check(&plainOAuth)
+        #expect(plainOAuth.nonce == nil)
+        var missing = try draft("scope=openid", requireNonce: true)
+        #expect(throws: OAuthError.self) { try CheckNonce().check(&missing) }
+        var long = try draft("scope=openid&nonce=" + String(repeating: "n", count: CheckNonce.maxLength + 1))
+        #expect(throws: OAuthError(.invalidRequest, description: "nonce is longer than 255 bytes")) { try CheckNonce().check(&long) }
+    }
+
+    /// Vipps Login's app-to-app flow: the callback registered exactly, state and redirect_uri required.
+    @Test func checkAppToAppMatchesTheCallbackExactly() throws {
+        func draft(_ query: String) throws -> AuthorizationDraft {
+            let base = try Self.draft(
+                "client_id=partner-app&response_type=code&redirect_uri=com.example.partner%3A%2Foauth2redirect&" + query,
+                client: "partner-app")
+            var client = base.client
+            client.appCallbackUris = ["com.example.partner:/app-callback"]
+            return AuthorizationDraft(client: client, redirectURI: base.redirectURI, request: base.request)
+        }
+        var good = try draft("requested_flow=app_to_app&state=s&app_callback_uri=com.example.partner%3A%2Fapp-callback")
+        try CheckAppToApp().check(&good)
+        #expect(good.appCallbackURI == "com.example.partner:/app-callback")
+        for near in ["com.example.partner%3A%2Fapp-callback%2F", "com.example.partner%3A%2FAPP-callback", "com.example.partner%3A%2F%2Fapp-callback"] {
+            var refused = try draft("requested_flow=app_to_app&state=s&app_callback_uri=" + near)
+            #expect(throws: OAuthError.self, "\(near)") { try CheckAppToApp().check(&refused) }
+        }
+        var noState = try draft("requested_flow=app_to_app&app_callback_uri=com.example.partner%3A%2Fapp-callback")
+        #expect(throws: OAuthError(.invalidRequest, description: "requested_flow=app_to_app requires state")) {
+            try CheckAppToApp().check(&noState)
+        }
+        var otherFlow = try draft("requested_flow=app_to_app_v2&state=s")
+        #expect(throws: OAuthError(.invalidRequest, description: "requested_flow is not supported")) {
+            try CheckAppToApp().check(&otherFlow)
+        }
+    }
 }
