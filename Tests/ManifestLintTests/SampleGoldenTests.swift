@@ -123,6 +123,16 @@ import Testing
                 "samples/applinks/broken/contoso.com/.well-known/assetlinks.json:10:13: error: [assetlinks-shape] the android_app target of statement 1 has no \"sha256_cert_fingerprints\" list",
                 "2 files checked: 6 errors, 1 warning, 0 infos",
         ]),
+        // One app's folder: the https paths its manifest claims, checked against the association files beside it.
+        ("applinks/one-run/correct", 0, [
+                "4 files checked: 0 errors, 0 warnings, 0 infos",
+        ]),
+        ("applinks/one-run/broken", 1, [
+                "samples/applinks/one-run/broken/apple-app-site-association:3:17: error: [aasa-redirect-unmatched] redirect URI https://files.contoso.com/open/ (samples/applinks/one-run/broken/AndroidManifest.xml:14:43) matches no components entry for ABCDE12345.com.contoso.links: iOS opens it in the browser",
+                "samples/applinks/one-run/broken/apple-app-site-association:6:9: error: [aasa-redirect-excluded] redirect URI https://files.contoso.com/oauth2/callback (samples/applinks/one-run/broken/AndroidManifest.xml:13:37) is excluded here for ABCDE12345.com.contoso.links: iOS opens it in the browser",
+                "samples/applinks/one-run/broken/assetlinks.json:6:9: error: [assetlinks-redirect-excluded] https://files.contoso.com/oauth2/callback (samples/applinks/one-run/broken/AndroidManifest.xml:13:37) is excluded by this dynamic rule for com.contoso.links: Android 15+ opens it in the browser",
+                "4 files checked: 3 errors, 0 warnings, 0 infos",
+        ]),
         ("applinks/not-json", 1, [
                 "samples/applinks/not-json/apple-app-site-association:1:29: error: [aasa-json-syntax] expected ',' or '}' in the object",
                 "samples/applinks/not-json/assetlinks.json:1:62: error: [assetlinks-json-syntax] expected a quoted key",
