@@ -95,3 +95,14 @@ extension Linter.Run {
         }
     }
 }
+
+extension Linter {
+    /// Lints one association file that `host` serves against these claims, as a run does (`signin-bridge config
+    /// check` for the files the server publishes).
+    public func lintAssociation(_ bytes: [UInt8], kind: FileKind, host: String, claims: [RedirectClaim]) -> [Diagnosis] {
+        var context = LintContext(targetSdkOverride: options.targetSdk, buildValues: options.buildValues)
+        context.redirectClaims = claims
+        context.associationHost = host.asciiLowercasedForMatching
+        return FileLinter.lint(bytes, kind: kind, context: context, limits: options.xmlLimits)
+    }
+}

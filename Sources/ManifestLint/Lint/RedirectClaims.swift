@@ -15,7 +15,7 @@ public struct RedirectClaim: Sendable {
     public var text: String { uri.text }
 
     /// `uri` as said by `origin`, when it is an https URL with a host.
-    init?(_ text: String, origin: String, isSignInCallback: Bool, package: String? = nil, file: String? = nil) {
+    public init?(_ text: String, origin: String, isSignInCallback: Bool, package: String? = nil, file: String? = nil) {
         guard let uri = RedirectURI(text), uri.scheme == "https", uri.host?.isEmpty == false else { return nil }
         self.uri = uri
         self.origin = origin
