@@ -12,11 +12,11 @@ extension Linter.Run {
             }
     }
 
-    /// Reads an association file for the cross-checks (a later one for the same host does not replace the
-    /// first) and keeps its bytes to lint it last.
-    mutating func register(_ bytes: [UInt8], kind: FileKind, label: String, host: String?) {
+    /// Keeps an association file's bytes to lint it last and, when it `standsForHost` (an option or `--fetch`
+    /// said whose it is), reads it for the manifests' and entitlements' cross-checks (the first for a host wins).
+    mutating func register(_ bytes: [UInt8], kind: FileKind, label: String, host: String?, standsForHost: Bool = true) {
         associationFiles.append((label, kind, bytes, host))
-        guard let host else { return }
+        guard let host, standsForHost else { return }
         if kind == .assetLinks, assetLinks[host] == nil,
             let root = try? AssociationJSON.parse(bytes, limit: AssetLinksDocument.maxBytes, name: kind.rawValue)
         {
@@ -30,10 +30,12 @@ extension Linter.Run {
 
     /// Association files found under the given folders: `HOST/.well-known/NAME` or `HOST/NAME` (HOST with a
     /// dot) says the host; elsewhere (an app's own folder) the file answers for what the files beside and
-    /// below it claim, whatever the host.
+    /// below it claim, whatever the host. A found file does not stand for its host in the manifests' and
+    /// entitlements' checks (a tree may hold several mirrors of one host); `--assetlinks`/`--aasa` say which does.
     mutating func registerQueuedAssociations() throws(LintUsageError) {
         for file in queue where file.kind == .assetLinks || file.kind == .appSiteAssociation {
-            register(try Self.read(file.path), kind: file.kind, label: file.path, host: Self.servingHost(of: file.path))
+            let host = Self.servingHost(of: file.path)
+            register(try Self.read(file.path), kind: file.kind, label: file.path, host: host, standsForHost: false)
             checked.append(file)
         }
     }
