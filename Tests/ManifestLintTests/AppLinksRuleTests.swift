@@ -211,4 +211,22 @@ import Testing
         context.buildValues = .none
         #expect(try RuleHarness.run(AppLinksDomainUnassociated(), entitlements: entitlements, context: context).first?.hasPrefix("2:1 (info)") == true)
     }
+
+    @Test func iosWebcredentialsDomainUnassociated() throws {
+        let entitlements = """
+            <key>application-identifier</key><string>ABCDE12345.com.contoso.files</string>
+            <key>com.apple.developer.associated-domains</key>
+            <array><string>applinks:contoso.com</string><string>webcredentials:contoso.com</string></array>
+            """
+        var context = LintContext()
+        #expect(try RuleHarness.run(WebCredentialsDomainUnassociated(), entitlements: entitlements, context: context).isEmpty)
+        context.appSiteAssociations["contoso.com"] = AppSiteAssociationDocument(root: try PositionedJSONReader.parse(Array(Self.aasa.utf8)))
+        #expect(
+            try RuleHarness.run(WebCredentialsDomainUnassociated(), entitlements: entitlements, context: context)
+                == ["5:45 the apple-app-site-association of contoso.com does not list ABCDE12345.com.contoso.files in webcredentials.apps"])
+        let listed = Self.aasa.replacingOccurrences(
+            of: "{\"applinks\"", with: "{\"webcredentials\": {\"apps\": [\"ABCDE12345.com.contoso.files\"]}, \"applinks\"")
+        context.appSiteAssociations["contoso.com"] = AppSiteAssociationDocument(root: try PositionedJSONReader.parse(Array(listed.utf8)))
+        #expect(try RuleHarness.run(WebCredentialsDomainUnassociated(), entitlements: entitlements, context: context).isEmpty)
+    }
 }

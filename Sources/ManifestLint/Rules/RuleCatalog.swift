@@ -62,6 +62,7 @@ public enum RuleCatalog {
 
     public static let entitlements: [any EntitlementsRule] = [
         AppLinksDomainUnassociated(),
+        WebCredentialsDomainUnassociated(),
     ]
 
     /// Checks of the document itself, run by the file linters before the rules above.
