@@ -192,6 +192,8 @@ let package = Package(
                 "LintCommandLine",
                 "LintFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // SHA-256 of `lint --signing-cert` certificate files (signin-bridge-lint links no crypto).
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // Stays position-independent (ASLR), with its ~70,000 relative relocations packed (DT_RELR, glibc 2.36+):
             // 17 KB instead of 1.6 MB of table the loader reads at every start. Measured on the running server

@@ -74,6 +74,13 @@ public struct LintArguments: ParsableArguments {
         help: ArgumentHelp("The Android app's signing certificate fingerprint, AA:BB:… (repeatable).", valueName: "fingerprint"))
     var signingCertificates: [String] = []
 
+    @Option(
+        name: .customLong("signing-cert"),
+        help: ArgumentHelp(
+            "The Android app's signing certificate: a PEM or DER file (signin-bridge lint only), or its SHA-256 fingerprint (repeatable).",
+            valueName: "file|fingerprint"))
+    var signingCertificateArguments: [String] = []
+
     @Option(help: ArgumentHelp("The iOS app ID, when the entitlements' application-identifier is a build setting.", valueName: "TEAMID.bundle"))
     var appId: String?
 
@@ -137,9 +144,9 @@ public struct LintArguments: ParsableArguments {
         try invocation.run(toolVersion: toolVersion)
     }
 
-    /// The same, with `--fetch` fetched by `fetch`.
-    public func run(toolVersion: String, fetch: WellKnownFetch) async throws {
-        try await invocation.run(toolVersion: toolVersion, fetch: fetch)
+    /// The same, with `--fetch` fetched by `fetch` and `--signing-cert` files read with `certificateDigest`.
+    public func run(toolVersion: String, fetch: WellKnownFetch, certificateDigest: SigningCertificate.Digest? = nil) async throws {
+        try await invocation.run(toolVersion: toolVersion, fetch: fetch, certificateDigest: certificateDigest)
     }
 
     /// The parsed options as plain values.
@@ -155,6 +162,7 @@ public struct LintArguments: ParsableArguments {
         invocation.assetLinks = assetLinks
         invocation.appSiteAssociations = appSiteAssociations
         invocation.signingCertificates = signingCertificates
+        invocation.signingCertificateArguments = signingCertificateArguments
         invocation.appId = appId
         invocation.fetchOrigins = fetchOrigins
         invocation.caCertificate = caCertificate

@@ -18,6 +18,8 @@ public struct LintInvocation: Sendable {
     public var assetLinks: [String] = []
     public var appSiteAssociations: [String] = []
     public var signingCertificates: [String] = []
+    /// `--signing-cert`: fingerprints or certificate files (`SigningCertificate`).
+    public var signingCertificateArguments: [String] = []
     public var appId: String?
     public var fetchOrigins: [String] = []
     public var caCertificate: String?
@@ -47,18 +49,19 @@ public struct LintInvocation: Sendable {
             LintExit.printError(Self.fetchUnavailable)
             throw ExitCode(LintExit.usage)
         }
-        try report(try options().options, toolVersion: toolVersion)
+        try report(try options(certificateDigest: nil).options, toolVersion: toolVersion)
     }
 
-    /// The same run after fetching what `--fetch` names with `fetch`: `signin-bridge lint`'s.
-    public func run(toolVersion: String, fetch: WellKnownFetch) async throws {
-        var (options, origins) = try options()
+    /// The same run after fetching what `--fetch` names with `fetch`, and reading `--signing-cert` files with
+    /// `certificateDigest`: `signin-bridge lint`'s.
+    public func run(toolVersion: String, fetch: WellKnownFetch, certificateDigest: SigningCertificate.Digest? = nil) async throws {
+        var (options, origins) = try options(certificateDigest: certificateDigest)
         if !origins.isEmpty { options.fetched = try await fetch(origins, caCertificate) }
         try report(options, toolVersion: toolVersion)
     }
 
     /// The linter's options and the `--fetch` origins; a usage error is printed and thrown as exit status 2.
-    func options() throws -> (options: LintOptions, origins: [WellKnownOrigin]) {
+    func options(certificateDigest: SigningCertificate.Digest?) throws -> (options: LintOptions, origins: [WellKnownOrigin]) {
         var options = LintOptions(targetSdk: targetSdk, redirectURIs: redirectURIs)
         options.assetLinks = assetLinks
         options.appSiteAssociations = appSiteAssociations
@@ -74,6 +77,9 @@ public struct LintInvocation: Sendable {
             options.config = try configPath.map { path throws(LintUsageError) in try LintConfig.load(path: path) }
             options.baseline = try baseline.map { path throws(LintUsageError) in (try Baseline.load(path: path), path) }
             origins = try fetchOrigins.map { argument throws(LintUsageError) in try WellKnownOrigin(argument) }
+            for argument in signingCertificateArguments {
+                options.signingCertificates.append(try SigningCertificate.fingerprint(argument, digest: certificateDigest))
+            }
         } catch {
             LintExit.printError("signin-bridge lint: \(error)")
             throw ExitCode(LintExit.usage)

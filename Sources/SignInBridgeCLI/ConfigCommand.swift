@@ -18,6 +18,9 @@ struct ConfigCommand: AsyncParsableCommand {
         func run() async throws {
             let loaded = try loadConfigurationOrExit(file)
             for warning in loaded.warnings { printToStandardError("\(file): warning: \(warning)") }
+            let links = PartnerAppLinkCheck.run(loaded.configuration)
+            for line in links.lines { printToStandardError("\(file): \(line)") }
+            if links.failed { throw ExitCode(2) }
             print("\(file): ok")
         }
     }

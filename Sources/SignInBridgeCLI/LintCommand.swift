@@ -1,4 +1,5 @@
 import ArgumentParser
+import Crypto
 import LintCommandLine
 import LintFetch
 
@@ -11,6 +12,8 @@ struct LintCommand: AsyncParsableCommand {
     @OptionGroup var arguments: LintArguments
 
     func run() async throws {
-        try await arguments.run(toolVersion: SignInBridge.configuration.version, fetch: WellKnownFetcher.fetch)
+        try await arguments.run(
+            toolVersion: SignInBridge.configuration.version, fetch: WellKnownFetcher.fetch,
+            certificateDigest: { Array(SHA256.hash(data: $0)) })
     }
 }

@@ -57,7 +57,13 @@ import Testing
         // ... any other deep link may be app-internal: info only.
         #expect(
             try RuleHarness.run(ViewFilterNotBrowsable(), text)
-                == ["3:29 (info) VIEW intent filter of <activity android:name=\".A\"> lacks category DEFAULT and BROWSABLE (not a sign-in receiver, so info only)"])
+                == ["3:29 (info) VIEW intent filter of <activity android:name=\".A\"> lacks category DEFAULT and BROWSABLE (no browser reaches this filter and it is not a sign-in receiver, so info only)"])
+        // A BROWSABLE filter without DEFAULT is meant for browsers and never matched: an error whoever declares it.
+        let browsableOnly = text.replacingOccurrences(
+            of: "<data", with: "<category android:name=\"android.intent.category.BROWSABLE\"/><data")
+        #expect(
+            try RuleHarness.run(ViewFilterNotBrowsable(), browsableOnly)
+                == ["3:29 VIEW intent filter of <activity android:name=\".A\"> lacks category DEFAULT"])
         let mimeOnly = text.replacingOccurrences(of: "android:scheme=\"com.contoso.x\"", with: "android:mimeType=\"application/pdf\"")
         #expect(try RuleHarness.run(ViewFilterNotBrowsable(), mimeOnly).isEmpty)
     }
@@ -67,6 +73,20 @@ import Testing
     }
 
     @Test func androidSchemeSyntax() throws {
+        // Browsers lower-case the scheme, so an upper-case one in a BROWSABLE VIEW filter never receives the
+        // redirect: an error on any activity, and Dropbox's SDK receiver is named as such.
+        let dropbox = RuleHarness.manifest(
+            "<activity android:name=\"com.dropbox.core.android.AuthActivity\" android:exported=\"true\"><intent-filter>\(view)<data android:scheme=\"db-AB12CD\"/></intent-filter></activity>")
+        #expect(
+            try RuleHarness.run(DataSchemeSyntax(), dropbox)
+                == ["3:294 android:scheme \"db-AB12CD\" has upper case letters; Android matches schemes in lower case (Dropbox's sign-in receiver)"])
+        let unknownActivity = dropbox.replacingOccurrences(of: "com.dropbox.core.android.AuthActivity", with: ".Links")
+        #expect(try RuleHarness.run(DataSchemeSyntax(), unknownActivity).map { $0.prefix(5) } == ["3:263"])
+        // Filters no browser reaches (no BROWSABLE, or a private activity) keep the downgrade to info.
+        let notBrowsable = unknownActivity.replacingOccurrences(of: "android.intent.category.BROWSABLE", with: "com.contoso.INTERNAL")
+        #expect(try RuleHarness.run(DataSchemeSyntax(), notBrowsable).first?.hasPrefix("3:250 (info)") == true)
+        let privateActivity = unknownActivity.replacingOccurrences(of: "android:exported=\"true\"", with: "android:exported=\"false\"")
+        #expect(try RuleHarness.run(DataSchemeSyntax(), privateActivity).first?.contains("(info)") == true)
         #expect(try RuleHarness.run(DataSchemeSyntax(), data("android:scheme=\"Com.Contoso\"")).count == 1)
         #expect(try RuleHarness.run(DataSchemeSyntax(), data("android:scheme=\"com.contoso:\"")).count == 1)
         #expect(try RuleHarness.run(DataSchemeSyntax(), data("android:scheme=\"\"")).count == 1)
@@ -80,12 +100,18 @@ import Testing
         #expect(try RuleHarness.run(HostWildcard(), data("android:scheme=\"https\" android:host=\"*contoso.com\"")).count == 1)
         #expect(try RuleHarness.run(HostWildcard(), data("android:scheme=\"https\" android:host=\"*.contoso.com\"")).isEmpty)
         #expect(try RuleHarness.run(HostWildcard(), data("android:scheme=\"https\" android:host=\"*\"")).isEmpty)
+        // On a BROWSABLE filter the finding is an error though no sign-in receiver is known; elsewhere info.
+        #expect(try RuleHarness.run(HostWildcard(), data("android:scheme=\"https\" android:host=\"a.*.b\"")).first?.contains("(info)") == false)
+        let internalLink = data("android:scheme=\"https\" android:host=\"a.*.b\"")
+            .replacingOccurrences(of: "android.intent.category.BROWSABLE", with: "com.contoso.INTERNAL")
+        #expect(try RuleHarness.run(HostWildcard(), internalLink).first?.contains("(info)") == true)
     }
 
     @Test func androidPathWithoutSlash() throws {
         #expect(try RuleHarness.run(PathWithoutSlash(), data("android:scheme=\"https\" android:path=\"signin\"")).count == 1)
         #expect(try RuleHarness.run(PathWithoutSlash(), data("android:scheme=\"https\" android:pathPrefix=\"a/b\"")).count == 1)
         #expect(try RuleHarness.run(PathWithoutSlash(), data("android:scheme=\"https\" android:pathPrefix=\"/signin\"")).isEmpty)
+        #expect(try RuleHarness.run(PathWithoutSlash(), data("android:scheme=\"https\" android:path=\"cb\"")).first?.contains("(info)") == false)
     }
 
     @Test func androidAutoverifyCustomScheme() throws {

@@ -78,13 +78,85 @@ import Testing
         let context = LintContext(redirectURIs: ["https://contoso.com/auth/callback", "com.contoso.files:/cb"])
         #expect(
             try RuleHarness.run(AppSiteAssociationRedirectExcluded(), aasa: Self.aasa, context: context)
-                == ["2:3 redirect URI https://contoso.com/auth/callback is excluded here for ABCDE12345.com.contoso.files: iOS opens it in the browser"])
+                == ["2:3 redirect URI https://contoso.com/auth/callback (--redirect-uri) is excluded here for ABCDE12345.com.contoso.files: iOS opens it in the browser"])
         // With the callback listed before the exclude, the first match lets the app open it.
         let fixed = Self.aasa.replacingOccurrences(of: "{\"/\": \"/auth/callback\"},\n", with: "")
             .replacingOccurrences(of: "\"components\": [\n", with: "\"components\": [\n  {\"/\": \"/auth/callback\"},\n")
         #expect(try RuleHarness.run(AppSiteAssociationRedirectExcluded(), aasa: fixed, context: context).isEmpty)
         #expect(AppLinkPattern.matches("/a/*/c?", "/a/b/x/cd"))
         #expect(!AppLinkPattern.matches("/a/*", "/b/a/"))
+        // A file for another host does not answer for the redirect.
+        var elsewhere = context
+        elsewhere.associationHost = "files.contoso.com"
+        #expect(try RuleHarness.run(AppSiteAssociationRedirectExcluded(), aasa: Self.aasa, context: elsewhere).isEmpty)
+    }
+
+    /// Apple's components keys, one at a time: a missing key matches anything, `?` as a string or per query item,
+    /// `#`, `caseSensitive`, `percentEncoded`; legacy `paths` only count without `components`.
+    @Test func componentMatchingAsAppleDocumentsIt() throws {
+        func decides(_ components: String, _ url: String) throws -> Bool? {
+            let json = "{\"applinks\": {\"details\": [{\"appIDs\": [\"ABCDE12345.a\"], \(components)}]}}"
+            let document = AppSiteAssociationDocument(root: try PositionedJSONReader.parse(Array(json.utf8)))
+            return try document.details[0].decision(for: #require(RedirectURI(url))).map { !$0.excluded }
+        }
+        #expect(try decides(##""components": [{"#": "x"}]"##, "https://h/any/path#x") == true)
+        #expect(try decides(#""components": [{"/": "/cb", "?": "code=*"}]"#, "https://h/cb?code=1") == true)
+        #expect(try decides(#""components": [{"/": "/cb", "?": "code=*"}]"#, "https://h/cb?state=1") == nil)
+        #expect(try decides(#""components": [{"?": {"code": "?*"}}]"#, "https://h/cb?state=s&code=1") == true)
+        #expect(try decides(#""components": [{"?": {"code": "?*"}}]"#, "https://h/cb?code=") == nil)
+        #expect(try decides(#""components": [{"/": "/CB"}]"#, "https://h/cb") == nil)
+        #expect(try decides(#""components": [{"/": "/CB", "caseSensitive": false}]"#, "https://h/cb") == true)
+        #expect(try decides(#""components": [{"/": "/a b"}]"#, "https://h/a%20b") == nil)
+        #expect(try decides(#""components": [{"/": "/a b", "percentEncoded": false}]"#, "https://h/a%20b") == true)
+        #expect(try decides(#""components": [{"/": "/o/*", "exclude": true}, {"/": "/o/cb"}]"#, "https://h/o/cb") == false)
+        #expect(try decides(#""paths": ["NOT /o/*", "/o/cb"]"#, "https://h/o/cb") == false)
+        #expect(try decides(#""paths": ["*"], "components": [{"/": "/x"}]"#, "https://h/o/cb") == nil)
+    }
+
+    @Test func aasaRedirectUnmatched() throws {
+        let context = LintContext(redirectURIs: ["https://contoso.com/open/file", "https://contoso.com/signin/done"])
+        #expect(
+            try RuleHarness.run(AppSiteAssociationRedirectUnmatched(), aasa: Self.aasa, context: context)
+                == ["1:27 redirect URI https://contoso.com/signin/done (--redirect-uri) matches no components entry for ABCDE12345.com.contoso.files: iOS opens it in the browser"])
+        let covered = LintContext(redirectURIs: ["https://contoso.com/open/file"])
+        #expect(try RuleHarness.run(AppSiteAssociationRedirectUnmatched(), aasa: Self.aasa, context: covered).isEmpty)
+        // Another app's detail says nothing about this app's redirect.
+        var otherApp = context
+        otherApp.appID = "ZZZZZ99999.com.other"
+        #expect(try RuleHarness.run(AppSiteAssociationRedirectUnmatched(), aasa: Self.aasa, context: otherApp).isEmpty)
+    }
+
+    @Test func aasaWebcredentialsMissing() throws {
+        let context = LintContext(redirectURIs: ["https://contoso.com/auth/callback"])
+        #expect(
+            try RuleHarness.run(AppSiteAssociationWebCredentialsMissing(), aasa: Self.aasa, context: context)
+                == ["1:1 https sign-in callback https://contoso.com/auth/callback (--redirect-uri) needs ABCDE12345.com.contoso.files in webcredentials.apps (iOS 17.4+)"])
+        let listed = Self.aasa.replacingOccurrences(
+            of: "{\"applinks\"", with: "{\"webcredentials\": {\"apps\": [\"ABCDE12345.com.contoso.files\"]}, \"applinks\"")
+        #expect(try RuleHarness.run(AppSiteAssociationWebCredentialsMissing(), aasa: listed, context: context).isEmpty)
+        // A link an app claims is not a sign-in callback: applinks alone is enough for it.
+        var linkOnly = LintContext()
+        linkOnly.redirectClaims = [try #require(RedirectClaim("https://contoso.com/open/x", origin: "m.xml:1:1", isSignInCallback: false))]
+        #expect(try RuleHarness.run(AppSiteAssociationWebCredentialsMissing(), aasa: Self.aasa, context: linkOnly).isEmpty)
+    }
+
+    @Test func assetlinksRedirectExcluded() throws {
+        func dynamic(_ rules: String) -> String {
+            Self.statement().replacingOccurrences(
+                of: "\"target\"",
+                with: "\"relation_extensions\": {\"\(AssetLinksDocument.handleAllURLs)\": {\"dynamic_app_link_components\": [\(rules)]}}, \"target\"")
+        }
+        let context = LintContext(redirectURIs: ["https://contoso.com/oauth2/callback?code=1"])
+        let excluded = "[\(dynamic(#"{"/": "/oauth2/*", "exclude": true}, {"/": "*"}"#))]"
+        #expect(
+            try RuleHarness.run(AssetLinksRedirectExcluded(), assetLinks: excluded, context: context)
+                == ["1:166 https://contoso.com/oauth2/callback?code=1 (--redirect-uri) is excluded by this dynamic rule for com.contoso.files: Android 15+ opens it in the browser"])
+        let unmatched = "[\(dynamic(#"{"/": "/open/*"}"#))]"
+        #expect(try RuleHarness.run(AssetLinksRedirectExcluded(), assetLinks: unmatched, context: context).first?.contains("matches no dynamic rule") == true)
+        let allowed = "[\(dynamic(#"{"/": "/oauth2/callback", "?": {"code": "*"}}, {"/": "/oauth2/*", "exclude": true}"#))]"
+        #expect(try RuleHarness.run(AssetLinksRedirectExcluded(), assetLinks: allowed, context: context).isEmpty)
+        // Without dynamic rules the manifest's filters alone decide.
+        #expect(try RuleHarness.run(AssetLinksRedirectExcluded(), assetLinks: "[\(Self.statement())]", context: context).isEmpty)
     }
 
     let appLink = RuleHarness.manifest(
@@ -138,5 +210,23 @@ import Testing
         // Without the build setting the app ID is unknown: info, not a guess.
         context.buildValues = .none
         #expect(try RuleHarness.run(AppLinksDomainUnassociated(), entitlements: entitlements, context: context).first?.hasPrefix("2:1 (info)") == true)
+    }
+
+    @Test func iosWebcredentialsDomainUnassociated() throws {
+        let entitlements = """
+            <key>application-identifier</key><string>ABCDE12345.com.contoso.files</string>
+            <key>com.apple.developer.associated-domains</key>
+            <array><string>applinks:contoso.com</string><string>webcredentials:contoso.com</string></array>
+            """
+        var context = LintContext()
+        #expect(try RuleHarness.run(WebCredentialsDomainUnassociated(), entitlements: entitlements, context: context).isEmpty)
+        context.appSiteAssociations["contoso.com"] = AppSiteAssociationDocument(root: try PositionedJSONReader.parse(Array(Self.aasa.utf8)))
+        #expect(
+            try RuleHarness.run(WebCredentialsDomainUnassociated(), entitlements: entitlements, context: context)
+                == ["5:45 the apple-app-site-association of contoso.com does not list ABCDE12345.com.contoso.files in webcredentials.apps"])
+        let listed = Self.aasa.replacingOccurrences(
+            of: "{\"applinks\"", with: "{\"webcredentials\": {\"apps\": [\"ABCDE12345.com.contoso.files\"]}, \"applinks\"")
+        context.appSiteAssociations["contoso.com"] = AppSiteAssociationDocument(root: try PositionedJSONReader.parse(Array(listed.utf8)))
+        #expect(try RuleHarness.run(WebCredentialsDomainUnassociated(), entitlements: entitlements, context: context).isEmpty)
     }
 }

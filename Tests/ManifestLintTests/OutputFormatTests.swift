@@ -57,4 +57,27 @@ import Testing
         #expect(text.contains("\"startColumn\" : 7"))
         #expect(SARIFReport.uri(for: "/tmp/a b/Info.plist") == "file:///tmp/a%20b/Info.plist")
     }
+
+    /// Findings Android Lint also reports carry its id, in SARIF's result and rule property bags and in JSON; a
+    /// rule Android Lint has no issue for carries none.
+    @Test func androidLintIDsAreInSARIFAndJSON() throws {
+        var report = Self.report
+        report.findings.append(
+            Finding(
+                ruleID: "ios-scheme-syntax", severity: .error, message: "m3", hint: "h3", file: "Info.plist",
+                position: SourcePosition(line: 1, column: 1)))
+        let log = try #require(
+            try JSONSerialization.jsonObject(with: Data(SARIFReport.render(report, toolVersion: "1").utf8)) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        let ids = results.map { ($0["properties"] as? [String: String])?["androidLintId"] }
+        #expect(ids == ["AppLinkUrlError", "IntentFilterExportedReceiver", nil])
+        let rules = try #require((run["tool"] as? [String: Any]).flatMap { $0["driver"] as? [String: Any] }?["rules"] as? [[String: Any]])
+        let schemeRule = try #require(rules.first { $0["id"] as? String == "android-path-without-slash" })
+        #expect((schemeRule["properties"] as? [String: String])?["androidLintId"] == "AppLinkUrlError")
+
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(JSONReport.render(report).utf8)) as? [String: Any])
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        #expect(findings.map { $0["androidLintId"] as? String } == ["AppLinkUrlError", "IntentFilterExportedReceiver", nil])
+    }
 }

@@ -26,16 +26,17 @@ import Testing
                 "samples/android/broken/AndroidManifest.xml:12:73: error: [android-auth-activity-not-exported] auth activity <activity android:name=\".signin.AuthActivity\"> is android:exported=\"false\": Office cannot start it",
                 "samples/android/broken/AndroidManifest.xml:13:13: error: [android-view-filter-not-browsable] VIEW intent filter of <activity android:name=\".signin.AuthActivity\"> lacks category BROWSABLE",
                 "samples/android/broken/AndroidManifest.xml:20:9: error: [android-exported-missing] <activity android:name=\".ShareActivity\"> has an intent filter but no android:exported: the app does not install on Android 12+",
-                "samples/android/broken/AndroidManifest.xml:33:60: info: [android-host-wildcard] android:host \"files.*.contoso.com\" has a '*' that is not a leading \"*.\" wildcard (not a sign-in receiver, so info only)",
-                "samples/android/broken/AndroidManifest.xml:33:101: info: [android-path-without-slash] android:pathPrefix \"signin\" does not start with '/' (not a sign-in receiver, so info only)",
+                // Errors since browser-reachable filters are checked whoever declares them (BROWSABLE VIEW filter).
+                "samples/android/broken/AndroidManifest.xml:33:60: error: [android-host-wildcard] android:host \"files.*.contoso.com\" has a '*' that is not a leading \"*.\" wildcard",
+                "samples/android/broken/AndroidManifest.xml:33:101: error: [android-path-without-slash] android:pathPrefix \"signin\" does not start with '/'",
                 "samples/android/broken/AndroidManifest.xml:34:39: error: [android-autoverify-custom-scheme] autoVerify intent filter declares scheme \"com.contoso.files\"; only http and https are verified",
                 "samples/android/broken/AndroidManifest.xml:40:39: info: [android-scheme-not-reverse-domain] private-use scheme \"Contoso\" is not a reverse domain name (not a sign-in receiver, so info only)",
-                "samples/android/broken/AndroidManifest.xml:40:39: info: [android-scheme-syntax] android:scheme \"Contoso\" has upper case letters; Android matches schemes in lower case (not a sign-in receiver, so info only)",
-                "samples/android/broken/AndroidManifest.xml:41:39: info: [android-scheme-syntax] android:scheme \"contoso:\" contains ':'; write the scheme name alone (not a sign-in receiver, so info only)",
-                "samples/android/broken/AndroidManifest.xml:42:39: info: [android-scheme-syntax] android:scheme is empty (not a sign-in receiver, so info only)",
+                "samples/android/broken/AndroidManifest.xml:40:39: error: [android-scheme-syntax] android:scheme \"Contoso\" has upper case letters; Android matches schemes in lower case",
+                "samples/android/broken/AndroidManifest.xml:41:39: error: [android-scheme-syntax] android:scheme \"contoso:\" contains ':'; write the scheme name alone",
+                "samples/android/broken/AndroidManifest.xml:42:39: error: [android-scheme-syntax] android:scheme is empty",
                 "samples/android/broken/AndroidManifest.xml:43:39: info: [android-scheme-not-reverse-domain] private-use scheme \"contoso\" is not a reverse domain name (not a sign-in receiver, so info only)",
                 "samples/android/broken/AndroidManifest.xml:47:68: error: [android-manifest-schema] <activity> attribute android:exported has an invalid value \"yes\"",
-                "2 files checked: 6 errors, 1 warning, 7 infos",
+                "2 files checked: 11 errors, 1 warning, 2 infos",
         ]),
         ("android/emm-missing-auth-activity", 1, [
                 "samples/android/emm-missing-auth-activity/AndroidManifest.xml:5:5: error: [android-auth-activity-missing] samples/url_schemes.json names auth activity com.contoso.files.emm.AuthActivity of com.contoso.files.emm, which this manifest does not declare",
@@ -52,7 +53,7 @@ import Testing
         ("android/placeholders", 0, [
                 "samples/android/placeholders/AndroidManifest.xml:20:39: info: [android-build-value-unresolved] android:scheme \"${redirectScheme}\" is filled in at build time and could not be checked; give --placeholder redirectScheme=VALUE",
                 "samples/android/placeholders/AndroidManifest.xml:20:72: info: [android-build-value-unresolved] android:host \"@string/redirect_host\" is filled in at build time and could not be checked; give --resources (for @string/redirect_host)",
-                "samples/android/placeholders/AndroidManifest.xml:33:13: info: [android-view-filter-not-browsable] VIEW intent filter of <activity android:name=\".OpenLinkActivity\"> lacks category BROWSABLE (not a sign-in receiver, so info only)",
+                "samples/android/placeholders/AndroidManifest.xml:33:13: info: [android-view-filter-not-browsable] VIEW intent filter of <activity android:name=\".OpenLinkActivity\"> lacks category BROWSABLE (no browser reaches this filter and it is not a sign-in receiver, so info only)",
                 "samples/android/placeholders/AndroidManifest.xml:36:39: info: [android-scheme-not-reverse-domain] private-use scheme \"contoso-internal\" is not a reverse domain name (not a sign-in receiver, so info only)",
                 "2 files checked: 0 errors, 0 warnings, 4 infos",
         ]),
@@ -121,6 +122,16 @@ import Testing
                 "samples/applinks/broken/contoso.com/.well-known/assetlinks.json:9:15: error: [assetlinks-shape] statement 1 has no \"relation\" list of strings",
                 "samples/applinks/broken/contoso.com/.well-known/assetlinks.json:10:13: error: [assetlinks-shape] the android_app target of statement 1 has no \"sha256_cert_fingerprints\" list",
                 "2 files checked: 6 errors, 1 warning, 0 infos",
+        ]),
+        // One app's folder: the https paths its manifest claims, checked against the association files beside it.
+        ("applinks/one-run/correct", 0, [
+                "4 files checked: 0 errors, 0 warnings, 0 infos",
+        ]),
+        ("applinks/one-run/broken", 1, [
+                "samples/applinks/one-run/broken/apple-app-site-association:3:17: error: [aasa-redirect-unmatched] redirect URI https://files.contoso.com/open/ (samples/applinks/one-run/broken/AndroidManifest.xml:14:43) matches no components entry for ABCDE12345.com.contoso.links: iOS opens it in the browser",
+                "samples/applinks/one-run/broken/apple-app-site-association:6:9: error: [aasa-redirect-excluded] redirect URI https://files.contoso.com/oauth2/callback (samples/applinks/one-run/broken/AndroidManifest.xml:13:37) is excluded here for ABCDE12345.com.contoso.links: iOS opens it in the browser",
+                "samples/applinks/one-run/broken/assetlinks.json:6:9: error: [assetlinks-redirect-excluded] https://files.contoso.com/oauth2/callback (samples/applinks/one-run/broken/AndroidManifest.xml:13:37) is excluded by this dynamic rule for com.contoso.links: Android 15+ opens it in the browser",
+                "4 files checked: 3 errors, 0 warnings, 0 infos",
         ]),
         ("applinks/not-json", 1, [
                 "samples/applinks/not-json/apple-app-site-association:1:29: error: [aasa-json-syntax] expected ',' or '}' in the object",

@@ -11,7 +11,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.contains("/android/truncated/AndroidManifest.xml:8:1: error: [xml-parse-error]"))
-        #expect(result.stdout.hasSuffix("23 files checked: 32 errors, 9 warnings, 15 infos\n"))
+        #expect(result.stdout.hasSuffix("29 files checked: 41 errors, 9 warnings, 10 infos\n"))
     }
 
     @Test func correctSamplesExitZero() throws {

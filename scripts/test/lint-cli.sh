@@ -29,7 +29,7 @@ expect() {
   fi
 }
 
-correct=(samples/url_schemes.json samples/android/correct samples/ios/correct samples/url_schemes/office-docs)
+correct=(samples/url_schemes.json samples/android/correct samples/ios/correct samples/url_schemes/office-docs samples/applinks/one-run/correct)
 docs_challenge='Bearer authorization_uri="https://contoso.com/api/oauth2/authorize",tokenIssuance_uri="https://contoso.com/api/oauth2/token",providerId="tp_contoso", UrlSchemes="%7B%22iOS%22%20%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%2C%20%22Android%22%20%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%2C%20%22UWP%22%3A%20%5B%22contoso%22%2C%22contoso-EMM%22%5D%7D"'
 
 expect "samples/ has errors" 1 "$bin" lint samples/
@@ -49,6 +49,11 @@ expect "SARIF of the App Links and Universal Links cross-checks" 1 "$bin" lint s
 expect "SARIF validates" 0 "$python" scripts/test/validate.py sarif "$tmp/samples.sarif" "$tmp/correct.sarif" "$tmp/challenge.sarif" \
   "$tmp/applinks.sarif"
 cat "$tmp/out"
+# The findings Android Lint also reports carry its id in the result's property bag (docs/lint-android-lint-ids.md).
+expect "SARIF results carry Android Lint ids" 0 "$python" -c '
+import json, sys
+ids = {r.get("properties", {}).get("androidLintId") for r in json.load(open(sys.argv[1]))["runs"][0]["results"]}
+sys.exit(0 if {"AppLinkUrlError", "AppLinkSplitToWebAndCustom", "IntentFilterExportedReceiver"} <= ids else 1)' "$tmp/samples.sarif"
 
 # signin-bridge-lint is the same command without the server: same report, same statuses.
 expect "standalone: samples/ has errors" 1 "$standalone" samples/ --format json --output "$tmp/standalone.json"

@@ -33,6 +33,7 @@ struct BridgeRoutes: Sendable {
         router.get("/.well-known/openid-configuration") { _, _ in Self.json(serverMetadata, cacheable: true) }
         router.get("/.well-known/oauth-protected-resource") { _, _ in Self.json(resourceMetadata, cacheable: true) }
         router.get("/.well-known/jwks.json") { _, _ in Self.json(jwks, cacheable: true) }
+        registerPartnerAppAssociations(on: router)
         registerAuthorize(on: router)
     }
 

@@ -272,6 +272,41 @@ enum BridgeConfigSchema {
         "loginLifetimeSeconds": { "type": "integer", "minimum": 5, "maximum": 3600, "default": 600, "description": "how long an upstream login (state, nonce, verifier) waits for its callback" }
       }
     },
+    "partnerApps": {
+      "type": "array", "maxItems": 64,
+      "description": "apps that receive sign-in at https redirects on this host: the server answers /.well-known/apple-app-site-association and /.well-known/assetlinks.json for them",
+      "items": {
+        "type": "object", "additionalProperties": false, "required": ["redirectPaths"],
+        "properties": {
+          "ios": {
+            "type": "object", "additionalProperties": false, "required": ["teamId", "bundleIds"],
+            "properties": {
+              "teamId": { "description": "the Apple developer team ID", "type": "string", "pattern": "^[A-Z0-9]{10}$" },
+              "bundleIds": {
+                "type": "array", "minItems": 1, "maxItems": 32, "uniqueItems": true,
+                "items": { "type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[A-Za-z0-9.-]+$" }
+              }
+            }
+          },
+          "android": {
+            "type": "object", "additionalProperties": false, "required": ["packageName", "sha256Fingerprints"],
+            "properties": {
+              "packageName": { "type": "string", "maxLength": 255, "pattern": "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$" },
+              "sha256Fingerprints": {
+                "description": "SHA-256 fingerprints of the app signing certificate (Play Console's app signing key, not only the upload key)",
+                "type": "array", "minItems": 1, "maxItems": 16, "uniqueItems": true,
+                "items": { "type": "string", "pattern": "^([0-9A-F]{2}:){31}[0-9A-F]{2}$" }
+              }
+            }
+          },
+          "redirectPaths": {
+            "description": "the https redirect paths on this host the apps receive, without wildcards",
+            "type": "array", "minItems": 1, "maxItems": 64, "uniqueItems": true,
+            "items": { "type": "string", "minLength": 1, "maxLength": 1024, "pattern": "^/[^*?#\\s]*$" }
+          }
+        }
+      }
+    },
     "users": {
       "type": "array", "default": [],
       "items": {

@@ -22,6 +22,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public var users: [User]
     public var upstreams: [Upstream]
     public var broker: Broker
+    /// Apps receiving sign-in at https redirects on this host (`PartnerApp`); nil or empty: no association files.
+    public var partnerApps: [PartnerApp]?
 
     public struct Listen: Sendable, Codable, Hashable {
         public var host: String

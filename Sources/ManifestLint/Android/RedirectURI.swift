@@ -5,6 +5,9 @@ struct RedirectURI: Sendable, Hashable {
     var scheme: String
     var host: String?
     var path: String
+    /// The query and the fragment as written (still percent-encoded), without `?` and `#` (RFC 3986 §3.4, §3.5).
+    var query: String?
+    var fragment: String?
 
     /// nil when `text` has no scheme (RFC 3986 §3.1).
     init?(_ text: String) {
@@ -13,7 +16,14 @@ struct RedirectURI: Sendable, Hashable {
         scheme = String(text[..<colon]).asciiLowercasedForMatching
         guard URISchemeSyntax.isValid(scheme) else { return nil }
         var rest = text[text.index(after: colon)...]
-        if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        if let mark = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: mark)...])
+            rest = rest[..<mark]
+        }
         if rest.hasPrefix("//") {
             let authority = rest.dropFirst(2).prefix { $0 != "/" }
             let hostAndPort = authority.split(separator: "@").last.map(String.init) ?? ""

@@ -2,9 +2,9 @@ import SignInProtocolCore
 
 /// The activities of a manifest that receive sign-in: the auth activity a UrlSchemes entry names, activities with
 /// a VIEW filter for a plain UrlSchemes scheme or matching a configured redirect URI, and the redirect activities
-/// of well-known sign-in SDKs. Link rules are errors for these and at most info elsewhere, since an app-internal
-/// deep link without BROWSABLE or with a short scheme is not a sign-in problem (RFC 8252 §7.1 speaks of OAuth
-/// redirect schemes only).
+/// of well-known sign-in SDKs. Whether a filter is broken does not depend on that list: a filter a browser reaches
+/// (`browserReaches`) gets the link rules' full severity whoever declared it, and the list only names the receiver
+/// in messages. Elsewhere findings are info, since an app-internal deep link is not a sign-in problem.
 public struct SignInReceivers: Sendable {
     public enum Reason: Sendable, Hashable {
         case urlSchemesEntry
@@ -17,8 +17,10 @@ public struct SignInReceivers: Sendable {
     /// AppAuth: https://github.com/openid/AppAuth-Android#capturing-the-authorization-redirect
     /// MSAL: https://learn.microsoft.com/entra/identity-platform/tutorial-v2-android#configure-your-application
     /// Auth0: https://auth0.com/docs/libraries/auth0-android, Okta: https://github.com/okta/okta-oidc-android,
-    /// Facebook Login: https://developers.facebook.com/docs/facebook-login/android
+    /// Facebook Login: https://developers.facebook.com/docs/facebook-login/android,
+    /// Dropbox: https://github.com/dropbox/dropbox-sdk-java#android
     public static let knownSDKActivities: [String: String] = [
+        "com.dropbox.core.android.AuthActivity": "Dropbox",
         "net.openid.appauth.RedirectUriReceiverActivity": "AppAuth",
         "com.microsoft.identity.client.BrowserTabActivity": "MSAL",
         "com.auth0.android.provider.RedirectActivity": "Auth0",
@@ -78,6 +80,35 @@ public struct SignInReceivers: Sendable {
     }
 
     public func reason(for component: AndroidComponent) -> Reason? { reasons[component.element.position] }
+
+    /// A browser opens a link in an app only through a VIEW filter with category BROWSABLE of an activity it may
+    /// start (not `android:exported="false"`), so such a filter receives redirects whatever its class name.
+    /// https://developer.android.com/training/app-links/deep-linking#adding-filters
+    public static func browserReaches(_ filter: IntentFilter, of component: AndroidComponent) -> Bool {
+        (component.kind == .activity || component.kind == .activityAlias) && component.exported?.value != "false"
+            && filter.isView && filter.categories.contains { $0.value == IntentFilter.browsableCategory }
+    }
+
+    /// `severity` for a filter a browser reaches or one of a sign-in receiver, info for any other filter.
+    public func severity(_ severity: Severity, for component: AndroidComponent, filter: IntentFilter) -> Severity {
+        reason(for: component) == nil && !Self.browserReaches(filter, of: component) ? .info : severity
+    }
+
+    /// Names the SDK whose receiver it is, or says why a finding was downgraded to info.
+    public func note(for component: AndroidComponent, filter: IntentFilter) -> String {
+        if case .knownSDK(let sdk) = reason(for: component) { return " (\(sdk)'s sign-in receiver)" }
+        if reason(for: component) != nil || Self.browserReaches(filter, of: component) { return "" }
+        return " (no browser reaches this filter and it is not a sign-in receiver, so info only)"
+    }
+
+    /// The rule's finding about a filter, with the severity and the note above.
+    public func finding(
+        _ rule: RuleDescriptor, _ message: String, at position: SourcePosition, of component: AndroidComponent, filter: IntentFilter
+    ) -> Diagnosis {
+        rule.finding(
+            message + note(for: component, filter: filter), at: position,
+            severity: severity(rule.severity, for: component, filter: filter))
+    }
 
     /// `severity` for a sign-in receiver, info for any other component.
     public func severity(_ severity: Severity, for component: AndroidComponent) -> Severity {

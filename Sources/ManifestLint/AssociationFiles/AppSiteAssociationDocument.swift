@@ -36,6 +36,20 @@ public struct AppSiteAssociationDocument: Sendable {
         details.filter { $0.appIDs.contains { $0.value == appID } }
     }
 
+    /// The details of the app being checked (`--app-id` or the run's entitlements), or every detail when the
+    /// app is not known.
+    func details(forAppOf context: LintContext) -> [Detail] {
+        context.appID.map { details(for: $0) } ?? details
+    }
+
+    /// `webcredentials.apps`: the app IDs that may use the domain's credentials, with positions; nil when the
+    /// file has no `webcredentials` section.
+    /// https://developer.apple.com/documentation/xcode/supporting-associated-domains
+    public var webCredentialsApps: [(value: String, position: SourcePosition)]? {
+        guard let apps = root.member("webcredentials")?.value.member("apps")?.value else { return nil }
+        return (apps.items ?? []).compactMap { item in item.string.map { ($0, item.position) } }
+    }
+
     /// `ABCDE12345.com.contoso.files`: a ten-character team ID of upper-case letters and digits, a dot, a bundle ID.
     public static func isAppID(_ text: String) -> Bool {
         let parts = text.split(separator: ".", maxSplits: 1)
@@ -46,16 +60,15 @@ public struct AppSiteAssociationDocument: Sendable {
 }
 
 extension AppSiteAssociationDocument.Detail {
-    /// What the detail decides for a URL path: iOS takes the first component (or legacy path) that matches, and
-    /// an `exclude` one means the app does not open it. nil when nothing matches. Returns the deciding node's
-    /// position and whether it excludes.
-    func decision(forPath path: String) -> (position: SourcePosition, excluded: Bool)? {
-        for component in components {
-            guard let pattern = component.member("/")?.value.string else { continue }
-            guard AppLinkPattern.matches(pattern, path) else { continue }
-            let excluded = component.member("exclude")?.value.value == .boolean(true)
-            return (component.position, excluded)
+    /// What the detail decides for a URL: iOS takes the first component that matches, and an `exclude` one means
+    /// the app does not open it; legacy `paths` (with `NOT `) count only in a detail without `components`. nil
+    /// when nothing matches. Returns the deciding node's position and whether it excludes.
+    func decision(for url: RedirectURI) -> (position: SourcePosition, excluded: Bool)? {
+        if !components.isEmpty {
+            let pattern = components.lazy.map(URLComponentPattern.init).first { $0.matches(url) }
+            return pattern.map { ($0.node.position, $0.excludes) }
         }
+        let path = url.path.isEmpty ? "/" : url.path
         for (value, position) in paths {
             let excluded = value.hasPrefix("NOT ")
             if AppLinkPattern.matches(excluded ? String(value.dropFirst(4)) : value, path) { return (position, excluded) }

@@ -8,6 +8,8 @@ public struct AssetLinksDocument: Sendable {
         public var packageName: String?
         /// `sha256_cert_fingerprints` strings with their positions.
         public var fingerprints: [(value: String, position: SourcePosition)]
+        /// Android 15's dynamic rules for handle_all_urls (`relation_extensions`), in order.
+        public var dynamicComponents: [JSONNode]
     }
 
     public var root: JSONNode
@@ -16,6 +18,8 @@ public struct AssetLinksDocument: Sendable {
     /// Google gives no limit; 1 MiB is far above any real file and bounds what a hostile one costs.
     public static let maxBytes = 1024 * 1024
     public static let handleAllURLs = "delegate_permission/common.handle_all_urls"
+    /// What Credential Manager asks of the identity provider's domain to share sign-in credentials with the app.
+    public static let getLoginCreds = "delegate_permission/common.get_login_creds"
     public static let androidApp = "android_app"
 
     public init(root: JSONNode) {
@@ -29,7 +33,9 @@ public struct AssetLinksDocument: Sendable {
                 packageName: target?.member("package_name")?.value.string,
                 fingerprints: (target?.member("sha256_cert_fingerprints")?.value.items ?? []).compactMap { item in
                     item.string.map { ($0, item.position) }
-                })
+                },
+                dynamicComponents: (node.member("relation_extensions")?.value.member(Self.handleAllURLs)?.value
+                    .member("dynamic_app_link_components")?.value.items ?? []).filter { $0.members != nil })
         }
     }
 

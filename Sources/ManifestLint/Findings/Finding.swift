@@ -10,6 +10,9 @@ public struct Finding: Sendable, Hashable {
     public var file: String
     public var position: SourcePosition
 
+    /// Android Lint's id for the same problem, when Android Lint reports it too (`AppLinkUrlError`).
+    public var androidLintID: String? { AndroidLintIDs.reportedAs[ruleID] }
+
     public init(ruleID: String, severity: Severity, message: String, hint: String, file: String, position: SourcePosition) {
         self.ruleID = ruleID
         self.severity = severity

@@ -76,10 +76,13 @@ public struct Linter: Sendable {
         try run.loadAssociations()
         run.loadFetched()
         for path in paths { try run.add(path) }
+        try run.registerQueuedAssociations()
         for (index, file) in run.queue.enumerated() {
             try run.check(file)
             progress?(index + 1, run.queue.count)
         }
+        // Association files last, so that their rules see every URL the run's apps claim.
+        run.lintAssociations()
         // Pointing CI at the wrong folder must not pass silently.
         guard !run.checked.isEmpty else {
             throw LintUsageError(
@@ -100,13 +103,18 @@ public struct Linter: Sendable {
         return LintReport(files: run.checked, findings: findings, baselined: absorbed)
     }
 
-    private struct Run {
+    /// One `lint(paths:)`: the files queued and checked, what they found, and what the cross-checks need.
+    struct Run {
         let options: LintOptions
         var queue: [LintedFile] = []
         var checked: [LintedFile] = []
         var findings: [Finding] = []
         var assetLinks: [String: AssetLinksDocument] = [:]
         var appSiteAssociations: [String: AppSiteAssociationDocument] = [:]
+        /// Association files read so far, linted after every other file (`lintAssociations`).
+        var associationFiles: [(label: String, kind: FileKind, bytes: [UInt8], host: String?)] = []
+        /// The https URLs the apps of the run receive (App Link filters, found as manifests are checked).
+        var appLinkClaims: [RedirectClaim] = []
         /// Parsed manifests, for the checks across apps.
         var manifests: [(file: String, manifest: AndroidManifest)] = []
         var explicit: (schemes: UrlSchemes?, label: String)?
@@ -176,7 +184,9 @@ public struct Linter: Sendable {
             switch file.kind {
             case .urlSchemes:
                 if parsedSchemes[Self.canonical(file.path)] == nil { _ = try checkUrlSchemes(path: file.path) }
-            case .assetLinks, .appSiteAssociation, .entitlements:
+            case .assetLinks, .appSiteAssociation:
+                break  // read by registerQueuedAssociations, linted by lintAssociations
+            case .entitlements:
                 let bytes = try Self.read(file.path)
                 checked.append(file)
                 let diagnoses = FileLinter.lint(bytes, kind: file.kind, context: baseContext, limits: options.xmlLimits)
@@ -188,7 +198,10 @@ public struct Linter: Sendable {
                 if file.kind == .androidManifest {
                     let (diagnoses, manifest) = FileLinter.androidManifest(bytes, context: context, limits: options.xmlLimits)
                     findings += diagnoses.map { Finding($0, file: file.path) }
-                    if let manifest { manifests.append((file.path, manifest)) }
+                    if let manifest {
+                        manifests.append((file.path, manifest))
+                        appLinkClaims += RedirectClaim.appLinks(of: manifest, file: file.path)
+                    }
                 } else {
                     let diagnoses = FileLinter.lint(bytes, kind: file.kind, context: context, limits: options.xmlLimits)
                     findings += diagnoses.map { Finding($0, file: file.path) }
@@ -219,49 +232,6 @@ public struct Linter: Sendable {
             context.signingCertificates = options.signingCertificates
             context.appID = options.appID
             return context
-        }
-
-        /// Lints the association files of `--assetlinks` and `--aasa` and keeps them by host for the cross-checks.
-        mutating func loadAssociations() throws(LintUsageError) {
-            for argument in options.assetLinks {
-                for (host, path) in try AssociationSources.resolve(argument, fileName: FileKind.assetLinks.rawValue, option: "--assetlinks") {
-                    guard queued.insert(Self.canonical(path)).inserted else { continue }
-                    let (document, diagnoses) = FileLinter.assetLinks(try Self.read(path), context: baseContext)
-                    checked.append(LintedFile(path: path, kind: .assetLinks))
-                    findings += diagnoses.map { Finding($0, file: path) }
-                    if let document { assetLinks[host] = document }
-                }
-            }
-            for argument in options.appSiteAssociations {
-                let name = FileKind.appSiteAssociation.rawValue
-                for (host, path) in try AssociationSources.resolve(argument, fileName: name, option: "--aasa") {
-                    guard queued.insert(Self.canonical(path)).inserted else { continue }
-                    let (document, diagnoses) = FileLinter.appSiteAssociation(try Self.read(path), context: baseContext)
-                    checked.append(LintedFile(path: path, kind: .appSiteAssociation))
-                    findings += diagnoses.map { Finding($0, file: path) }
-                    if let document { appSiteAssociations[host] = document }
-                }
-            }
-        }
-
-        /// Checks how each `--fetch` answer was served and, for a 200, the file itself, kept by host like the others.
-        mutating func loadFetched() {
-            for response in options.fetched {
-                checked.append(LintedFile(path: response.url, kind: response.kind))
-                let served = RuleCatalog.wellKnownResponse.flatMap { $0.check(response, context: baseContext) }
-                findings += served.map { Finding($0, file: response.url) }
-                guard let body = response.servedBody else { continue }
-                switch response.kind {
-                case .assetLinks:
-                    let (document, diagnoses) = FileLinter.assetLinks(body, context: baseContext)
-                    findings += diagnoses.map { Finding($0, file: response.url) }
-                    if let document { assetLinks[response.host] = document }
-                default:
-                    let (document, diagnoses) = FileLinter.appSiteAssociation(body, context: baseContext)
-                    findings += diagnoses.map { Finding($0, file: response.url) }
-                    if let document { appSiteAssociations[response.host] = document }
-                }
-            }
         }
 
         mutating func context(for path: String) throws(LintUsageError) -> LintContext {

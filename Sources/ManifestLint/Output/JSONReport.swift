@@ -16,6 +16,8 @@ public enum JSONReport {
             var rule: String
             var message: String
             var hint: String
+            /// Omitted when Android Lint has no issue for the rule.
+            var androidLintId: String?
         }
 
         struct Summary: Encodable {
@@ -36,7 +38,7 @@ public enum JSONReport {
             findings: report.findings.map {
                 .init(
                     file: $0.file, line: $0.position.line, column: $0.position.column, severity: $0.severity.rawValue,
-                    rule: $0.ruleID, message: $0.message, hint: $0.hint)
+                    rule: $0.ruleID, message: $0.message, hint: $0.hint, androidLintId: $0.androidLintID)
             },
             summary: .init(
                 files: report.files.count, errors: report.count(.error), warnings: report.count(.warning),

@@ -22,7 +22,8 @@ public enum SARIFReport {
                                     shortDescription: Text(text: rule.summary),
                                     help: Text(text: rule.hint), helpUri: rule.reference.url,
                                     defaultConfiguration: Configuration(level: level(rule.severity)),
-                                    properties: Properties(reference: rule.reference.title))
+                                    properties: Properties(
+                                        reference: rule.reference.title, androidLintId: AndroidLintIDs.reportedAs[rule.id]))
                             })),
                     invocations: [Invocation(executionSuccessful: true)],
                     artifacts: artifacts.map { Artifact(location: ArtifactLocation(uri: uri(for: $0), index: nil)) },
@@ -31,6 +32,7 @@ public enum SARIFReport {
                         Result(
                             ruleId: finding.ruleID, ruleIndex: ruleIndex[finding.ruleID], level: level(finding.severity),
                             message: Text(text: finding.message),
+                            properties: finding.androidLintID.map { ResultProperties(androidLintId: $0) },
                             locations: [
                                 Location(
                                     physicalLocation: PhysicalLocation(
@@ -119,7 +121,13 @@ public enum SARIFReport {
         var properties: Properties
     }
 
-    struct Properties: Encodable { var reference: String }
+    /// A property bag (SARIF §3.8): the reference's title and Android Lint's id for the same check, if any.
+    struct Properties: Encodable {
+        var reference: String
+        var androidLintId: String?
+    }
+
+    struct ResultProperties: Encodable { var androidLintId: String }
     struct Configuration: Encodable { var level: String }
     struct Text: Encodable { var text: String }
     struct Invocation: Encodable { var executionSuccessful: Bool }
@@ -130,6 +138,7 @@ public enum SARIFReport {
         var ruleIndex: Int?
         var level: String
         var message: Text
+        var properties: ResultProperties?
         var locations: [Location]
     }
 

@@ -29,6 +29,10 @@ public struct LintContext: Sendable {
     public var signingCertificates: [String] = []
     /// `--app-id TEAMID.bundle`: the iOS app, when the entitlements do not say it.
     public var appID: String?
+    /// The https URLs the run's files and options say the apps receive, for the association files' rules.
+    public var redirectClaims: [RedirectClaim] = []
+    /// The host that serves the association file being checked, when its path or option says it.
+    public var associationHost: String?
     /// The sign-in receivers of the manifest being checked, found once before its rules run (FileLinter); nil
     /// elsewhere, and `SignInReceivers.of` finds them then.
     var signInReceivers: SignInReceivers?
@@ -42,6 +46,7 @@ public struct LintContext: Sendable {
         self.targetSdkOverride = targetSdkOverride
         self.buildValues = buildValues
         self.redirectURIs = redirectURIs
+        redirectClaims = redirectURIs.compactMap { RedirectClaim($0, origin: "--redirect-uri", isSignInCallback: true) }
     }
 }
 

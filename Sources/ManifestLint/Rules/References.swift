@@ -46,6 +46,9 @@ extension RuleReference {
     static let appleApplinksComponents = RuleReference(
         "Apple: applinks.details.components",
         url: "https://developer.apple.com/documentation/bundleresources/applinks/details-swift.dictionary/components-swift.dictionary")
+    static let appleWebAuthenticationCallback = RuleReference(
+        "Apple: ASWebAuthenticationSession.Callback (https callbacks, iOS 17.4)",
+        url: "https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/callback")
     static let rfc3986Scheme = RuleReference(
         "RFC 3986 §3.1 Scheme", url: "https://www.rfc-editor.org/rfc/rfc3986#section-3.1")
     static let rfc8252PrivateUse = RuleReference(

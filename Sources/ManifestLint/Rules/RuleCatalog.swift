@@ -39,6 +39,7 @@ public enum RuleCatalog {
         AssetLinksShape(),
         AssetLinksHandleAllURLsMissing(),
         AssetLinksFingerprintFormat(),
+        AssetLinksRedirectExcluded(),
     ]
 
     public static let appSiteAssociation: [any AppSiteAssociationRule] = [
@@ -46,6 +47,8 @@ public enum RuleCatalog {
         AppSiteAssociationAppIDFormat(),
         AppSiteAssociationComponentKeys(),
         AppSiteAssociationRedirectExcluded(),
+        AppSiteAssociationRedirectUnmatched(),
+        AppSiteAssociationWebCredentialsMissing(),
     ]
 
     /// How `lint --fetch` found each association file served.
@@ -59,6 +62,7 @@ public enum RuleCatalog {
 
     public static let entitlements: [any EntitlementsRule] = [
         AppLinksDomainUnassociated(),
+        WebCredentialsDomainUnassociated(),
     ]
 
     /// Checks of the document itself, run by the file linters before the rules above.

@@ -9,14 +9,29 @@ public enum AndroidLintIDs {
         // AppLinksValidDetector: App Link filters that are not BROWSABLE or mix web and custom schemes.
         "AppLinkWarning": ["android-view-filter-not-browsable"],
         "AppLinkSplitToWebAndCustom": ["android-autoverify-custom-scheme"],
-        // AppLinksAutoVerifyDetector: autoVerify filters whose hosts do not verify.
+        // AppLinksAutoVerifyDetector: autoVerify filters whose hosts do not verify (AppLinksAutoVerifyError and
+        // AppLinksAutoVerifyWarning before AGP 7.0).
         "AppLinksAutoVerify": ["android-autoverify-custom-scheme", "android-applinks-host-unverified"],
+        "AppLinksAutoVerifyError": ["android-applinks-host-unverified"],
+        "AppLinksAutoVerifyWarning": ["android-applinks-host-unverified"],
         // ExportedFlagDetector: a component with an intent filter and no android:exported (Android 12).
         "IntentFilterExportedReceiver": ["android-exported-missing"],
     ]
 
     static let urlErrors = [
         "android-scheme-syntax", "android-host-wildcard", "android-path-without-slash", "android-autoverify-custom-scheme",
+    ]
+
+    /// The one Android Lint id under which Android Lint reports what our rule reports, for SARIF and JSON output;
+    /// rules Android Lint has no issue for have none (docs/lint-android-lint-ids.md says why, rule by rule).
+    public static let reportedAs: [String: String] = [
+        "android-scheme-syntax": "AppLinkUrlError",
+        "android-host-wildcard": "AppLinkUrlError",
+        "android-path-without-slash": "AppLinkUrlError",
+        "android-view-filter-not-browsable": "AppLinkWarning",
+        "android-autoverify-custom-scheme": "AppLinkSplitToWebAndCustom",
+        "android-applinks-host-unverified": "AppLinksAutoVerify",
+        "android-exported-missing": "IntentFilterExportedReceiver",
     ]
 
     /// `tools:ignore="all"` silences every check on the element, as it does for Android Lint.

@@ -1,6 +1,6 @@
 /// Android matches `android:scheme` case-sensitively against the lower-cased scheme of the intent's URI, so an
-/// upper-case, empty or `:`-terminated scheme never matches anything. An error where sign-in arrives, info
-/// elsewhere.
+/// upper-case, empty or `:`-terminated scheme never matches anything. An error on a filter a browser reaches or
+/// of a sign-in receiver, info elsewhere.
 public struct DataSchemeSyntax: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-scheme-syntax",
@@ -13,14 +13,16 @@ public struct DataSchemeSyntax: AndroidManifestRule {
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
         let receivers = SignInReceivers.of(manifest, context: context)
-        return manifest.components.flatMap { component in
-            component.intentFilters.flatMap(\.schemes).compactMap { attribute -> Diagnosis? in
-                guard let problem = Self.problem(attribute.value) else { return nil }
-                return descriptor.finding(
-                    problem + receivers.note(for: component), at: attribute.valuePosition,
-                    severity: receivers.severity(descriptor.severity, for: component))
+        var diagnoses = [Diagnosis]()
+        for component in manifest.components {
+            for filter in component.intentFilters {
+                for attribute in filter.schemes {
+                    guard let problem = Self.problem(attribute.value) else { continue }
+                    diagnoses.append(receivers.finding(descriptor, problem, at: attribute.valuePosition, of: component, filter: filter))
+                }
             }
         }
+        return diagnoses
     }
 
     static func problem(_ scheme: String) -> String? {

@@ -1,5 +1,6 @@
 /// `android:host` may start with `*` to match subdomains (`*.contoso.com`); a `*` anywhere else is a literal
-/// character and the filter never matches. An error where sign-in arrives, info elsewhere.
+/// character and the filter never matches. An error on a filter a browser reaches or of a sign-in receiver, info
+/// elsewhere.
 public struct HostWildcard: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-host-wildcard",
@@ -12,17 +13,20 @@ public struct HostWildcard: AndroidManifestRule {
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
         let receivers = SignInReceivers.of(manifest, context: context)
-        return manifest.components.flatMap { component in
-            component.intentFilters.flatMap { $0.dataAttributes("host") }.compactMap { host -> Diagnosis? in
-                let value = host.value
-                guard value.containsASCII("*"), !BuildTimeValue.isPlaceholder(value) else { return nil }
-                let rest = value.dropFirst()
-                let leadingWildcardOnly = value.first == "*" && !rest.containsASCII("*") && (rest.isEmpty || rest.first == ".")
-                guard !leadingWildcardOnly else { return nil }
-                return descriptor.finding(
-                    "android:host \"\(value)\" has a '*' that is not a leading \"*.\" wildcard" + receivers.note(for: component),
-                    at: host.valuePosition, severity: receivers.severity(descriptor.severity, for: component))
+        var diagnoses = [Diagnosis]()
+        for component in manifest.components {
+            for filter in component.intentFilters {
+                for host in filter.dataAttributes("host") {
+                    let value = host.value
+                    guard value.containsASCII("*"), !BuildTimeValue.isPlaceholder(value) else { continue }
+                    let rest = value.dropFirst()
+                    let leadingWildcardOnly = value.first == "*" && !rest.containsASCII("*") && (rest.isEmpty || rest.first == ".")
+                    guard !leadingWildcardOnly else { continue }
+                    let message = "android:host \"\(value)\" has a '*' that is not a leading \"*.\" wildcard"
+                    diagnoses.append(receivers.finding(descriptor, message, at: host.valuePosition, of: component, filter: filter))
+                }
             }
         }
+        return diagnoses
     }
 }

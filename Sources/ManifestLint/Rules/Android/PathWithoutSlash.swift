@@ -1,6 +1,6 @@
 /// Android compares `android:path` and `android:pathPrefix` with the URI's path, which always starts with `/`
-/// when there is a host; without the slash the filter never matches. An error where sign-in arrives, info
-/// elsewhere.
+/// when there is a host; without the slash the filter never matches. An error on a filter a browser reaches or of
+/// a sign-in receiver, info elsewhere.
 public struct PathWithoutSlash: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-path-without-slash",
@@ -15,15 +15,16 @@ public struct PathWithoutSlash: AndroidManifestRule {
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
         let receivers = SignInReceivers.of(manifest, context: context)
-        return manifest.components.flatMap { component in
-            component.intentFilters.flatMap { filter in
-                Self.attributes.flatMap { filter.dataAttributes($0) }
-            }.compactMap { attribute -> Diagnosis? in
-                guard !attribute.value.hasPrefix("/"), !BuildTimeValue.isPlaceholder(attribute.value) else { return nil }
-                return descriptor.finding(
-                    "\(attribute.qualifiedName) \"\(attribute.value)\" does not start with '/'" + receivers.note(for: component),
-                    at: attribute.valuePosition, severity: receivers.severity(descriptor.severity, for: component))
+        var diagnoses = [Diagnosis]()
+        for component in manifest.components {
+            for filter in component.intentFilters {
+                for attribute in Self.attributes.flatMap({ filter.dataAttributes($0) }) {
+                    guard !attribute.value.hasPrefix("/"), !BuildTimeValue.isPlaceholder(attribute.value) else { continue }
+                    let message = "\(attribute.qualifiedName) \"\(attribute.value)\" does not start with '/'"
+                    diagnoses.append(receivers.finding(descriptor, message, at: attribute.valuePosition, of: component, filter: filter))
+                }
             }
         }
+        return diagnoses
     }
 }

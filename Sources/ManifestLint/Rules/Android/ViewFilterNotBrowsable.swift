@@ -1,7 +1,8 @@
 /// Office and browsers only resolve VIEW intents to filters with both DEFAULT and BROWSABLE (the Office docs'
-/// manifest snippet declares both). Only sign-in receivers must be reachable that way: an app-internal deep link
-/// that only the app's own notifications open needs neither, so elsewhere this is info. Filters whose data are MIME
-/// types only (document viewers) are not link targets and are left alone.
+/// manifest snippet declares both). Sign-in receivers must be reachable that way, and so must a BROWSABLE filter
+/// without DEFAULT (meant for browsers, never matched); an app-internal deep link that only the app's own
+/// notifications open needs neither, so elsewhere this is info. Filters whose data are MIME types only (document
+/// viewers) are not link targets and are left alone.
 public struct ViewFilterNotBrowsable: AndroidManifestRule {
     public let descriptor = RuleDescriptor(
         id: "android-view-filter-not-browsable",
@@ -25,11 +26,8 @@ public struct ViewFilterNotBrowsable: AndroidManifestRule {
                 }
                 guard !missing.isEmpty else { continue }
                 let names = missing.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
-                diagnoses.append(
-                    descriptor.finding(
-                        "VIEW intent filter of \(component.label) lacks category \(names.joined(separator: " and "))"
-                            + receivers.note(for: component),
-                        at: filter.element.position, severity: receivers.severity(descriptor.severity, for: component)))
+                let message = "VIEW intent filter of \(component.label) lacks category \(names.joined(separator: " and "))"
+                diagnoses.append(receivers.finding(descriptor, message, at: filter.element.position, of: component, filter: filter))
             }
         }
         return diagnoses

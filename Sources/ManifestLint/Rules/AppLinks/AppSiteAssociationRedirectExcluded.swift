@@ -1,5 +1,6 @@
-/// iOS applies a detail's components in order and the first match decides; an https redirect URI whose path an
-/// earlier `exclude` component matches never reaches the app, so sign-in stays in the browser.
+/// iOS applies a detail's components in order and the first match decides; an https redirect URI whose URL an
+/// earlier `exclude` component matches never reaches the app, so sign-in stays in the browser. Checked for every
+/// https URL the run claims for this file's host (`--redirect-uri`, the config, Android App Link filters).
 public struct AppSiteAssociationRedirectExcluded: AppSiteAssociationRule {
     public let descriptor = RuleDescriptor(
         id: "aasa-redirect-excluded",
@@ -11,15 +12,13 @@ public struct AppSiteAssociationRedirectExcluded: AppSiteAssociationRule {
     public init() {}
 
     public func check(_ document: AppSiteAssociationDocument, context: LintContext) -> [Diagnosis] {
-        let redirects = context.redirectURIs.compactMap(RedirectURI.init).filter { $0.scheme == "https" }
         var diagnoses = [Diagnosis]()
-        for redirect in redirects {
-            for detail in document.details {
-                guard let decision = detail.decision(forPath: redirect.path.isEmpty ? "/" : redirect.path), decision.excluded
-                else { continue }
+        for claim in context.claimsForAssociationHost {
+            for detail in document.details(forAppOf: context) {
+                guard let decision = detail.decision(for: claim.uri), decision.excluded else { continue }
                 diagnoses.append(
                     descriptor.finding(
-                        "redirect URI \(redirect.text) is excluded here for \(detail.appIDs.map(\.value).joined(separator: ", ")): iOS opens it in the browser",
+                        "redirect URI \(claim.text) (\(claim.origin)) is excluded here for \(detail.appIDs.map(\.value).joined(separator: ", ")): iOS opens it in the browser",
                         at: decision.position))
             }
         }

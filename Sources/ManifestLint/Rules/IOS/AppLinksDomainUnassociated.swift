@@ -13,8 +13,7 @@ public struct AppLinksDomainUnassociated: EntitlementsRule {
 
     public func check(_ entitlements: Entitlements, context: LintContext) -> [Diagnosis] {
         guard !context.appSiteAssociations.isEmpty else { return [] }
-        let written = entitlements.applicationIdentifier.flatMap { BuildTimeValue.isPlaceholder($0) ? nil : $0 }
-        guard let appID = written ?? context.appID else {
+        guard let appID = entitlements.appID(context: context) else {
             return [
                 descriptor.finding(
                     "the app ID is a build setting or missing, so applinks: domains could not be checked (give --app-id TEAMID.bundle or --build-setting)",
