@@ -55,8 +55,8 @@ enum Executable {
         let stderr = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
         defer { for file in [stdout, stderr] { try? FileManager.default.removeItem(at: file) } }
         // Files rather than pipes: nothing to drain while the child runs.
-        FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
         try process.run()

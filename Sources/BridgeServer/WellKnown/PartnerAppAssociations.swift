@@ -1,4 +1,5 @@
 import Hummingbird
+import SignInProtocol
 
 /// The association files this host publishes for its partner apps, built from `partnerApps` once at start.
 /// apple-app-site-association: https://developer.apple.com/documentation/xcode/supporting-associated-domains
@@ -19,7 +20,7 @@ public enum PartnerAppAssociations {
         let document = AASA(
             applinks: AASA.AppLinks(details: details),
             webcredentials: AASA.WebCredentials(apps: details.flatMap(\.appIDs)))
-        return JSONBody.encode(document)
+        return JSONBody.bytes(document)
     }
 
     /// One statement per Android app granting `handle_all_urls` (App Links) and `get_login_creds` (Credential
@@ -34,7 +35,7 @@ public enum PartnerAppAssociations {
                     target: .init(package_name: android.packageName, sha256_cert_fingerprints: android.sha256Fingerprints))
             }
         }
-        return statements.isEmpty ? nil : JSONBody.encode(statements)
+        return statements.isEmpty ? nil : JSONBody.bytes(statements)
     }
 
     struct AASA: Encodable {
