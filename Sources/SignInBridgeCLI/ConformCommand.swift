@@ -9,9 +9,11 @@ struct ConformCommand: AsyncParsableCommand {
         commandName: "conform",
         abstract: "Run the conformance suite against a WOPI host's bootstrapper and OAuth server.",
         discussion: """
-            One line per check (PASS|FAIL|WARN|SKIP id: detail), then "N passed, N failed, …". Checks whose \
-            inputs are missing (no client, no user) are skipped, never passed. docs/conformance.md lists every check \
-            with its source.
+            One line per check (PASS|FAIL|WARN|SKIP id: detail), printed as each check finishes (on stderr when \
+            stdout carries JSON, JUnit or --output), then "N passed, N failed, …"; a line on stderr before each \
+            sign-in. Checks whose inputs are missing (no client, no user, a step that failed) are skipped at once, \
+            never passed. An OAuth/OpenID server without a bootstrapper is named by --issuer instead of the URL. \
+            docs/conformance.md lists every check with its source.
             Groups (--only):
             \(CheckGroup.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
             Exit status: 0 every MUST passed, 1 a MUST failed, 2 usage or the host did not answer.
@@ -30,7 +32,11 @@ struct ConformCommand: AsyncParsableCommand {
     }
 
     @Argument(help: "The host's bootstrap URL (https; http on loopback with --insecure-http-loopback).")
-    var bootstrapURL: String
+    var bootstrapURL: String?
+    @Option(help: "An OAuth/OpenID server without a bootstrapper: its issuer, for discovery (instead of the URL).")
+    var issuer: String?
+    @Option(help: "scope on Office's authorize request (default: none with a bootstrap URL, openid with --issuer).")
+    var scope: String?
 
     @Option(name: .customLong("client-id"), help: "Office's confidential client id at the host.")
     var clientID: String?
@@ -63,7 +69,9 @@ struct ConformCommand: AsyncParsableCommand {
     @Flag(help: "Print the authorize URL and read the final redirected URL from stdin, for sign-in pages that cannot be automated.")
     var manual = false
     @Option(name: .customLong("timeout"), help: "Seconds per request.")
-    var timeoutSeconds: Int64 = 20
+    var timeoutSeconds: Int64 = 5
+    @Option(name: .customLong("deadline"), help: "Seconds for the whole run; checks not started by then are skipped.")
+    var deadlineSeconds: Int64 = 120
 
     func validate() throws {
         for group in only where CheckGroup(rawValue: group) == nil {
@@ -75,12 +83,16 @@ struct ConformCommand: AsyncParsableCommand {
             throw ValidationError("give --public-client-id and --public-redirect-uri together")
         }
         if timeoutSeconds < 1 { throw ValidationError("--timeout must be at least 1") }
+        if deadlineSeconds < 1 { throw ValidationError("--deadline must be at least 1") }
+        if (bootstrapURL == nil) == (issuer == nil) { throw ValidationError("give a bootstrap URL or --issuer (one of them)") }
     }
 
     func run() async throws {
         var options = ConformanceOptions(
-            bootstrapURL: bootstrapURL, wopiSrc: wopiSrc, groups: Set(only.compactMap(CheckGroup.init(rawValue:))),
-            allowLoopbackHTTP: insecureHTTPLoopback, timeoutSeconds: timeoutSeconds)
+            bootstrapURL: bootstrapURL, issuer: issuer, wopiSrc: wopiSrc,
+            groups: Set(only.compactMap(CheckGroup.init(rawValue:))), allowLoopbackHTTP: insecureHTTPLoopback,
+            timeoutSeconds: timeoutSeconds, deadlineSeconds: deadlineSeconds)
+        if let scope { options.scope = scope }
         if let clientID, let clientSecret {
             options.office = .init(id: clientID, secret: clientSecret, redirectURI: redirectURI)
         }
@@ -91,11 +103,18 @@ struct ConformCommand: AsyncParsableCommand {
         if manual { options.manualSignIn = { await ManualSignIn.ask($0) } }
 
         let progress = ProgressLine()
+        // Text to stdout is the live output itself; any other stdout keeps the live lines on stderr.
+        let liveOnStdout = format == .text && output == nil
         let report: ConformanceReport
         do {
-            report = try await ConformanceRunner(options: options).run { id, index, count in
-                progress.show("[\(index + 1)/\(count)] \(id)")
-            }
+            report = try await ConformanceRunner(options: options).run(
+                starting: { id, index, count in progress.show("[\(index + 1)/\(count)] \(id)") },
+                announce: { text in progress.line(text) },
+                finished: { result in
+                    progress.clear()
+                    let line = Data((TextOutput.line(result) + "\n").utf8)
+                    if liveOnStdout { FileHandle.standardOutput.write(line) } else { FileHandle.standardError.write(line) }
+                })
         } catch {
             progress.clear()
             CLIExit.printError("conform: \(error)")
@@ -105,7 +124,7 @@ struct ConformCommand: AsyncParsableCommand {
 
         let rendered: String
         switch format {
-        case .text: rendered = TextOutput.render(report)
+        case .text: rendered = liveOnStdout ? report.summaryLine + "\n" : TextOutput.render(report)
         case .json: rendered = try JSONOutput.render(report)
         case .junit: rendered = JUnitOutput.render(report)
         }
@@ -134,6 +153,12 @@ final class ProgressLine: Sendable {
     func clear() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    /// A line that stays, terminal or not ("signing in as Browser…").
+    func line(_ text: String) {
+        clear()
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
 

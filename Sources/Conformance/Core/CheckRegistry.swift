@@ -4,16 +4,21 @@ public enum CheckRegistry {
         ChallengeStatusCheck.self, SingleBearerCheck.self, EndpointsCheck.self, ProviderIdCheck.self,
         UrlSchemesCheck.self, NaiveSplitCheck.self, EmptyListElementCheck.self, DuplicateParameterCheck.self,
         QuotedValuesCheck.self,
-        MissingTokenCheck.self, BlankTokenCheck.self, MalformedTokenCheck.self, ExpiredTokenCheck.self,
-        ForeignSignedTokenCheck.self,
-        SignInCheck.self, StateEchoCheck.self, SessionContextCheck.self,
+        MissingTokenCheck.self, EmptyHeaderCheck.self, BlankTokenCheck.self, WhitespaceTokenCheck.self,
+        LowercaseSchemeCheck.self, MalformedTokenCheck.self, TwoHeadersCheck.self, QueryTokenCheck.self,
+        ExpiredTokenCheck.self, ForeignSignedTokenCheck.self,
+        SignInCheck.self, StateEchoCheck.self, SessionContextCheck.self, IssuerParameterCheck.self,
         TokenResponseShapeCheck.self, NoStoreCheck.self,
         AuthenticatedBootstrapCheck.self, NewAccessTokenCheck.self, ForeignWopiSrcCheck.self, RootContainerCheck.self,
-        RefreshRotationCheck.self, RefreshReuseCheck.self,
-        CodeReuseRefusedCheck.self, CodeReuseRevokesCheck.self,
-        UnregisteredRedirectCheck.self, PrefixRedirectCheck.self,
-        PKCERequiredCheck.self, PKCEVerifiedCheck.self, PKCEWrongVerifierCheck.self, PKCEDowngradeCheck.self,
+        RefreshRotationCheck.self, RefreshReuseCheck.self, PublicRefreshRotationCheck.self, PublicRefreshReuseCheck.self,
+        CodeReuseRefusedCheck.self, CodeReuseRevokesCheck.self, CodeOtherClientCheck.self,
+        UnregisteredRedirectCheck.self, PrefixRedirectCheck.self, ExtraQueryRedirectCheck.self,
+        PKCERequiredCheck.self, PKCEVerifiedCheck.self, PKCEWrongVerifierCheck.self, PKCEVerifierRequiredCheck.self,
+        PKCEDowngradeCheck.self, PKCEPlainRefusedCheck.self, PKCEVerifierSyntaxCheck.self, PKCEChallengeReuseCheck.self,
         MetadataConsistencyCheck.self,
+        DiscoveryRequiredCheck.self, IDTokenClaimsCheck.self, StableSubjectCheck.self, UserInfoCheck.self,
+        // Last: it judges every error the checks before it provoked.
+        ErrorCodeCheck.self, ErrorCharsetCheck.self,
     ]
 
     public static var descriptors: [CheckDescriptor] { all.map { check in check.descriptor } }
