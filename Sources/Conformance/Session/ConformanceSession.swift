@@ -200,12 +200,14 @@ public actor ConformanceSession {
 
     // MARK: Metadata
 
-    /// RFC 8414 §3: `/.well-known/oauth-authorization-server` at the origin of the authorization endpoint.
+    /// RFC 8414 §3.1: `/.well-known/oauth-authorization-server` at the issuer's origin with the issuer's path after it
+    /// (`--issuer`), or at the origin of the authorization endpoint (behind a bootstrapper, the issuer is not named).
     public func metadata() async -> Result<[String: JSONValue], StepFailure> {
         if let metadataResult { return metadataResult }
         let result: Result<[String: JSONValue], StepFailure>
-        if let endpoints = await endpoints().value, let origin = URLParts.origin(endpoints.authorization) {
-            let url = origin + "/.well-known/oauth-authorization-server"
+        let issuerPath = options.issuer.flatMap { URLComponents(string: $0)?.path }.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+        if let endpoints = await endpoints().value, let origin = URLParts.origin(options.issuer ?? endpoints.authorization) {
+            let url = origin + "/.well-known/oauth-authorization-server" + issuerPath
             do {
                 let response = try await http.send(.init(url: url), as: .office)
                 if response.status != 200 {
