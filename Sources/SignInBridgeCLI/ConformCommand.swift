@@ -54,6 +54,12 @@ struct ConformCommand: AsyncParsableCommand {
     var publicClientID: String?
     @Option(name: .customLong("public-redirect-uri"), help: "Its registered redirect URI.")
     var publicRedirectURI: String?
+    @Option(name: .customLong("app-to-app-client-id"), help: "A public client that may use requested_flow=app_to_app.")
+    var appToAppClientID: String?
+    @Option(name: .customLong("app-to-app-redirect-uri"), help: "Its registered redirect URI.")
+    var appToAppRedirectURI: String?
+    @Option(name: .customLong("app-callback-uri"), help: "Its registered app_callback_uri.")
+    var appCallbackURI: String?
     @Option(
         name: .customLong("only"), parsing: .upToNextOption,
         help: ArgumentHelp("Run only these groups.", valueName: "group"))
@@ -84,6 +90,9 @@ struct ConformCommand: AsyncParsableCommand {
         }
         if timeoutSeconds < 1 { throw ValidationError("--timeout must be at least 1") }
         if deadlineSeconds < 1 { throw ValidationError("--deadline must be at least 1") }
+        if Set([appToAppClientID == nil, appToAppRedirectURI == nil, appCallbackURI == nil]).count > 1 {
+            throw ValidationError("give --app-to-app-client-id, --app-to-app-redirect-uri and --app-callback-uri together")
+        }
         if (bootstrapURL == nil) == (issuer == nil) { throw ValidationError("give a bootstrap URL or --issuer (one of them)") }
     }
 
@@ -99,6 +108,9 @@ struct ConformCommand: AsyncParsableCommand {
         if let username, let password { options.user = .init(username: username, password: password) }
         if let publicClientID, let publicRedirectURI {
             options.publicClient = .init(id: publicClientID, redirectURI: publicRedirectURI)
+        }
+        if let appToAppClientID, let appToAppRedirectURI, let appCallbackURI {
+            options.appToAppClient = .init(id: appToAppClientID, redirectURI: appToAppRedirectURI, callbackURI: appCallbackURI)
         }
         if manual { options.manualSignIn = { await ManualSignIn.ask($0) } }
 

@@ -22,6 +22,8 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
     case metadata
     /// OpenID Connect: discovery, the ID token, userinfo.
     case openid
+    /// Vipps-style app-to-app sign-in (`requested_flow=app_to_app`).
+    case apptoapp
     /// Every OAuth error the run provoked, against the RFCs' codes and characters.
     case errors
 
@@ -42,6 +44,7 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
         case .pkce: "PKCE for the public client"
         case .metadata: "RFC 8414 metadata agrees with the challenge"
         case .openid: "OpenID Connect discovery, ID token claims, stable sub, userinfo"
+        case .apptoapp: "requested_flow=app_to_app: app_callback_uri matched exactly"
         case .errors: "error codes from the RFCs' lists, error_description within RFC 6749's characters"
         }
     }

@@ -17,6 +17,7 @@ public enum CheckRegistry {
         PKCEDowngradeCheck.self, PKCEPlainRefusedCheck.self, PKCEVerifierSyntaxCheck.self, PKCEChallengeReuseCheck.self,
         MetadataConsistencyCheck.self,
         DiscoveryRequiredCheck.self, IDTokenClaimsCheck.self, StableSubjectCheck.self, UserInfoCheck.self,
+        CallbackExactCheck.self,
         // Last: it judges every error the checks before it provoked.
         ErrorCodeCheck.self, ErrorCharsetCheck.self,
     ]

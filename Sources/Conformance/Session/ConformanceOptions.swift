@@ -41,6 +41,19 @@ public struct ConformanceOptions: Sendable {
     /// A WopiSrc the host serves, for `GET_NEW_ACCESS_TOKEN`.
     public var wopiSrc: String?
     public var publicClient: PublicClient?
+    /// A public client that may ask for `requested_flow=app_to_app` (Vipps Login API), with its registered callback.
+    public struct AppToAppClient: Sendable {
+        public var id: String
+        public var redirectURI: String
+        public var callbackURI: String
+        public init(id: String, redirectURI: String, callbackURI: String) {
+            self.id = id
+            self.redirectURI = redirectURI
+            self.callbackURI = callbackURI
+        }
+    }
+
+    public var appToAppClient: AppToAppClient?
     /// `scope` on Office's authorize request (Office itself sends none; an OpenID server may need `openid`).
     public var scope: String?
     /// Empty: every group.

@@ -76,6 +76,7 @@ SWITCHES = {
     "id-token-no-nonce": "the ID token has no nonce",
     "unstable-sub": "every ID token has a new sub",
     "userinfo-no-challenge": "userinfo without a token answers 401 without WWW-Authenticate",
+    "app-callback-normalised": "app_callback_uri is compared after decoding, without a trailing '/', in lower case",
     "error-description-charset": "error_description has a '\u00a7' (outside RFC 6749's characters)",
     "unregistered-error": "an unknown code answers error=bad_code",
     # Not a check's rule: hosts the run itself must survive (output as it goes, --timeout, --deadline).
@@ -87,7 +88,9 @@ SWITCHES = {
 SECRET_KEY = secrets.token_bytes(32)
 OFFICE = {"id": "office", "secret": "office-demo-secret", "redirect": "https://localhost", "public": False}
 PARTNER = {"id": "partner-app", "secret": None, "redirect": "com.example.partner:/oauth2redirect", "public": True}
-CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER)}
+MERCHANT = {"id": "merchant-app", "secret": None, "redirect": "com.example.merchant:/oauth2redirect", "public": True,
+            "app_callback": "com.example.merchant:/app-callback"}
+CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER, MERCHANT)}
 USER, PASSWORD = "demo@example.com", "demo-password"
 SERVED_WOPI = "/wopi/files/"
 VERIFIER_SYNTAX = re.compile(r"[A-Za-z0-9._~-]{43,128}")
@@ -305,7 +308,20 @@ class Handler(BaseHTTPRequestHandler):
             return self.redirect_back(query, {"error": "invalid_request", "error_description": "only S256"})
         request_id = secrets.token_urlsafe(8)
         self.state.requests[request_id] = query
+        if query.get("requested_flow"):
+            return self.app_to_app(client, query, request_id)
         self.send(302, "", [("Location", "/signin?request=" + request_id)])
+
+    def app_to_app(self, client, query, request_id):
+        """Vipps-style requested_flow=app_to_app: the page that offers the host's app, for a registered callback."""
+        callback, registered = query.get("app_callback_uri", ""), client.get("app_callback")
+        if self.broken("app-callback-normalised") and registered:
+            callback = urllib.parse.unquote(callback).rstrip("/").lower()
+            registered = registered.lower()
+        if query["requested_flow"] != "app_to_app" or not registered or callback != registered:
+            return self.redirect_back(query, {"error": "invalid_request", "error_description": "app_callback_uri"})
+        self.send(200, f'<a href="contoso-app://approve?request={request_id}">Continue in the app</a>',
+                  [("Content-Type", "text/html")])
 
     def signin(self, method, query):
         if method == "GET":

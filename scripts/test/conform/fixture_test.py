@@ -72,6 +72,7 @@ BREAKS = {
     "openid.id-token": ("id-token-no-nonce", "FAIL"),
     "openid.stable-sub": ("unstable-sub", "FAIL"),
     "openid.userinfo": ("userinfo-no-challenge", "FAIL"),
+    "apptoapp.callback-exact": ("app-callback-normalised", "FAIL"),
     "errors.registered-code": ("unregistered-error", "FAIL"),
     "errors.description-charset": ("error-description-charset", "FAIL"),
 }
@@ -123,7 +124,9 @@ def conform(binary, fixture, *extra, groups=()):
             "--client-id", "office", "--client-secret", "office-demo-secret", "--redirect-uri", "https://localhost",
             "--username", "demo@example.com", "--password", "demo-password",
             "--public-client-id", "partner-app", "--public-redirect-uri", "com.example.partner:/oauth2redirect",
-            "--wopi-src", f"http://127.0.0.1:{fixture.port}/wopi/files/doc1", "--format", "json", *extra]
+            "--wopi-src", f"http://127.0.0.1:{fixture.port}/wopi/files/doc1", "--format", "json",
+            "--app-to-app-client-id", "merchant-app", "--app-to-app-redirect-uri", "com.example.merchant:/oauth2redirect",
+            "--app-callback-uri", "com.example.merchant:/app-callback", *extra]
     if groups:
         args += ["--only", *groups]
     run = subprocess.run(args, capture_output=True, text=True, timeout=120)

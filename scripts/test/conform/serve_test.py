@@ -61,7 +61,9 @@ def main():
                     "--client-id", OFFICE[0], "--client-secret", OFFICE[1], "--redirect-uri", REDIRECT,
                     "--username", DEMO_USER, "--password", DEMO_PASSWORD,
                     "--public-client-id", "partner-app", "--public-redirect-uri", "com.example.partner:/oauth2redirect",
-                    "--wopi-src", f"http://127.0.0.1:{port}/wopi/files/demo"]
+                    "--wopi-src", f"http://127.0.0.1:{port}/wopi/files/demo",
+                    "--app-to-app-client-id", "merchant-app", "--app-to-app-redirect-uri", "com.example.merchant:/oauth2redirect",
+                    "--app-callback-uri", "com.example.merchant:/app-callback"]
             text = subprocess.run(base + ["--report", str(tmp / "report.html")], capture_output=True, text=True,
                                   timeout=300)
             lines = text.stdout.strip().splitlines()
