@@ -60,6 +60,10 @@ struct ConformCommand: AsyncParsableCommand {
     var appToAppRedirectURI: String?
     @Option(name: .customLong("app-callback-uri"), help: "Its registered app_callback_uri.")
     var appCallbackURI: String?
+    @Option(name: .customLong("exchange-client-id"), help: "A confidential client of the public client's merchant that redeems /oauth/exchange codes.")
+    var exchangeClientID: String?
+    @Option(name: .customLong("exchange-client-secret"), help: "Its secret (never printed).")
+    var exchangeClientSecret: String?
     @Option(
         name: .customLong("only"), parsing: .upToNextOption,
         help: ArgumentHelp("Run only these groups.", valueName: "group"))
@@ -93,6 +97,9 @@ struct ConformCommand: AsyncParsableCommand {
         if Set([appToAppClientID == nil, appToAppRedirectURI == nil, appCallbackURI == nil]).count > 1 {
             throw ValidationError("give --app-to-app-client-id, --app-to-app-redirect-uri and --app-callback-uri together")
         }
+        if (exchangeClientID == nil) != (exchangeClientSecret == nil) {
+            throw ValidationError("give --exchange-client-id and --exchange-client-secret together")
+        }
         if (bootstrapURL == nil) == (issuer == nil) { throw ValidationError("give a bootstrap URL or --issuer (one of them)") }
     }
 
@@ -111,6 +118,9 @@ struct ConformCommand: AsyncParsableCommand {
         }
         if let appToAppClientID, let appToAppRedirectURI, let appCallbackURI {
             options.appToAppClient = .init(id: appToAppClientID, redirectURI: appToAppRedirectURI, callbackURI: appCallbackURI)
+        }
+        if let exchangeClientID, let exchangeClientSecret {
+            options.exchangeTarget = .init(id: exchangeClientID, secret: exchangeClientSecret, redirectURI: "")
         }
         if manual { options.manualSignIn = { await ManualSignIn.ask($0) } }
 

@@ -24,6 +24,8 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
     case openid
     /// Vipps-style app-to-app sign-in (`requested_flow=app_to_app`).
     case apptoapp
+    /// One-time exchange codes at `/oauth/exchange` (Schibsted SPiD style), when the host offers them.
+    case exchange
     /// Every OAuth error the run provoked, against the RFCs' codes and characters.
     case errors
 
@@ -45,6 +47,7 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
         case .metadata: "RFC 8414 metadata agrees with the challenge"
         case .openid: "OpenID Connect discovery, ID token claims, stable sub, userinfo"
         case .apptoapp: "requested_flow=app_to_app: app_callback_uri matched exactly"
+        case .exchange: "/oauth/exchange: the bearer challenge, codes single use"
         case .errors: "error codes from the RFCs' lists, error_description within RFC 6749's characters"
         }
     }

@@ -18,6 +18,7 @@ public enum CheckRegistry {
         MetadataConsistencyCheck.self,
         DiscoveryRequiredCheck.self, IDTokenClaimsCheck.self, StableSubjectCheck.self, UserInfoCheck.self,
         CallbackExactCheck.self,
+        ExchangeChallengeCheck.self, ExchangeSingleUseCheck.self,
         // Last: it judges every error the checks before it provoked.
         ErrorCodeCheck.self, ErrorCharsetCheck.self,
     ]

@@ -54,6 +54,8 @@ public struct ConformanceOptions: Sendable {
     }
 
     public var appToAppClient: AppToAppClient?
+    /// The confidential client that redeems `/oauth/exchange` codes made for it from the public client's token.
+    public var exchangeTarget: ConfidentialClient?
     /// `scope` on Office's authorize request (Office itself sends none; an OpenID server may need `openid`).
     public var scope: String?
     /// Empty: every group.

@@ -77,6 +77,8 @@ SWITCHES = {
     "unstable-sub": "every ID token has a new sub",
     "userinfo-no-challenge": "userinfo without a token answers 401 without WWW-Authenticate",
     "app-callback-normalised": "app_callback_uri is compared after decoding, without a trailing '/', in lower case",
+    "exchange-no-challenge": "/oauth/exchange without a token answers 400 without WWW-Authenticate",
+    "exchange-code-reusable": "an exchange code can be redeemed twice",
     "error-description-charset": "error_description has a '\u00a7' (outside RFC 6749's characters)",
     "unregistered-error": "an unknown code answers error=bad_code",
     # Not a check's rule: hosts the run itself must survive (output as it goes, --timeout, --deadline).
@@ -90,7 +92,8 @@ OFFICE = {"id": "office", "secret": "office-demo-secret", "redirect": "https://l
 PARTNER = {"id": "partner-app", "secret": None, "redirect": "com.example.partner:/oauth2redirect", "public": True}
 MERCHANT = {"id": "merchant-app", "secret": None, "redirect": "com.example.merchant:/oauth2redirect", "public": True,
             "app_callback": "com.example.merchant:/app-callback"}
-CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER, MERCHANT)}
+BACKEND = {"id": "files-backend", "secret": "backend-demo-secret", "redirect": None, "public": False}
+CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER, MERCHANT, BACKEND)}
 USER, PASSWORD = "demo@example.com", "demo-password"
 SERVED_WOPI = "/wopi/files/"
 VERIFIER_SYNTAX = re.compile(r"[A-Za-z0-9._~-]{43,128}")
@@ -166,6 +169,7 @@ class Handler(BaseHTTPRequestHandler):
             "/.well-known/oauth-authorization-server": self.metadata,
             "/.well-known/openid-configuration": self.openid_configuration,
             "/userinfo": self.userinfo,
+            "/oauth/exchange": self.exchange,
         }
         handler = routes.get(url.path)
         if not handler:
@@ -432,7 +436,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.token_error("invalid_grant")
             if not CLIENTS[record["client"]]["public"] and self.headers.get("X-WOPI-SessionContext") != record["sc"]:
                 return self.token_error("invalid_request")
-            if record["used"] and not self.broken("code-reusable"):
+            reusable = self.broken("exchange-code-reusable" if record.get("exchange") else "code-reusable")
+            if record["used"] and not reusable:
                 if not self.broken("reuse-keeps-tokens"):
                     for family in record["tokens"]:
                         self.revoke_family(family)
@@ -491,6 +496,23 @@ class Handler(BaseHTTPRequestHandler):
                              "id_token_signing_alg_values_supported": algorithms,
                              "code_challenge_methods_supported": ["S256"],
                              "authorization_response_iss_parameter_supported": True})
+
+    def exchange(self, method, query):
+        """One-time exchange codes: the caller's token buys a code for a sibling confidential client."""
+        form = self.form()
+        record = self.verify(self.headers.get("Authorization"))
+        if record is None:
+            if self.broken("exchange-no-challenge"):
+                return self.token_error("invalid_request")
+            return self.send(401, "", [("WWW-Authenticate", 'Bearer realm="fixture"')])
+        target = CLIENTS.get(form.get("clientId"))
+        if form.get("type") != "code" or target is not BACKEND:
+            return self.token_error("invalid_client", 401)
+        code = secrets.token_urlsafe(16)
+        self.state.codes[code] = {"client": target["id"], "redirect": None, "challenge": None, "method": None,
+                                  "scope": "", "nonce": None, "used": False, "tokens": [], "sc": None,
+                                  "exchange": True}
+        self.send_json(200, {"code": code, "expires_in": 30}, [("Cache-Control", "no-store")])
 
     def userinfo(self, method, query):
         record = self.verify(self.headers.get("Authorization"))

@@ -73,6 +73,8 @@ BREAKS = {
     "openid.stable-sub": ("unstable-sub", "FAIL"),
     "openid.userinfo": ("userinfo-no-challenge", "FAIL"),
     "apptoapp.callback-exact": ("app-callback-normalised", "FAIL"),
+    "exchange.challenge": ("exchange-no-challenge", "FAIL"),
+    "exchange.single-use": ("exchange-code-reusable", "FAIL"),
     "errors.registered-code": ("unregistered-error", "FAIL"),
     "errors.description-charset": ("error-description-charset", "FAIL"),
 }
@@ -126,7 +128,8 @@ def conform(binary, fixture, *extra, groups=()):
             "--public-client-id", "partner-app", "--public-redirect-uri", "com.example.partner:/oauth2redirect",
             "--wopi-src", f"http://127.0.0.1:{fixture.port}/wopi/files/doc1", "--format", "json",
             "--app-to-app-client-id", "merchant-app", "--app-to-app-redirect-uri", "com.example.merchant:/oauth2redirect",
-            "--app-callback-uri", "com.example.merchant:/app-callback", *extra]
+            "--app-callback-uri", "com.example.merchant:/app-callback",
+            "--exchange-client-id", "files-backend", "--exchange-client-secret", "backend-demo-secret", *extra]
     if groups:
         args += ["--only", *groups]
     run = subprocess.run(args, capture_output=True, text=True, timeout=120)
@@ -216,7 +219,7 @@ def main():
                              capture_output=True, text=True, timeout=120)
         statuses = {r["check"]["id"]: r["status"] for r in json.loads(run.stdout)["results"]} if run.stdout else {}
         anonymous = {c for c in statuses
-                     if c.split(".")[0] in ("challenge", "unauthorized", "redirect", "metadata")} | {"openid.discovery"}
+                     if c.split(".")[0] in ("challenge", "unauthorized", "redirect", "metadata")} | {"openid.discovery", "exchange.challenge"}
         expect("without inputs: exit 0", run.returncode == 0, f"exit {run.returncode}")
         expect("without inputs: the flow checks skip",
                all(s == "SKIP" for c, s in statuses.items() if c not in anonymous), statuses)
