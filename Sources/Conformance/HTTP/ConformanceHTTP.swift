@@ -107,7 +107,7 @@ public actor ConformanceHTTP {
             record.location = observed.value("Location").map(SecretMask.maskURL)
             exchanges.append(record)
             answered.insert(origin)
-            if let error = ObservedError(observed, url: request.url, checkID: currentCheck) { errors.append(error) }
+            errors += ObservedError.all(in: observed, url: request.url, checkID: currentCheck)
             return observed
         } catch {
             exchanges.append(record)
