@@ -64,6 +64,8 @@ struct ConformCommand: AsyncParsableCommand {
     var exchangeClientID: String?
     @Option(name: .customLong("exchange-client-secret"), help: "Its secret (never printed).")
     var exchangeClientSecret: String?
+    @Option(name: .customLong("refresh-grace-seconds"), help: "The grace window the host documents for a rotated refresh token; the reuse checks replay after it.")
+    var refreshGraceSeconds: Int64 = 0
     @Option(
         name: .customLong("only"), parsing: .upToNextOption,
         help: ArgumentHelp("Run only these groups.", valueName: "group"))
@@ -93,6 +95,7 @@ struct ConformCommand: AsyncParsableCommand {
             throw ValidationError("give --public-client-id and --public-redirect-uri together")
         }
         if timeoutSeconds < 1 { throw ValidationError("--timeout must be at least 1") }
+        if refreshGraceSeconds < 0 || refreshGraceSeconds > 600 { throw ValidationError("--refresh-grace-seconds must be 0 to 600") }
         if deadlineSeconds < 1 { throw ValidationError("--deadline must be at least 1") }
         if Set([appToAppClientID == nil, appToAppRedirectURI == nil, appCallbackURI == nil]).count > 1 {
             throw ValidationError("give --app-to-app-client-id, --app-to-app-redirect-uri and --app-callback-uri together")
@@ -109,6 +112,7 @@ struct ConformCommand: AsyncParsableCommand {
             groups: Set(only.compactMap(CheckGroup.init(rawValue:))), allowLoopbackHTTP: insecureHTTPLoopback,
             timeoutSeconds: timeoutSeconds, deadlineSeconds: deadlineSeconds)
         if let scope { options.scope = scope }
+        options.refreshGraceSeconds = refreshGraceSeconds
         if let clientID, let clientSecret {
             options.office = .init(id: clientID, secret: clientSecret, redirectURI: redirectURI)
         }

@@ -54,6 +54,8 @@ public struct ConformanceOptions: Sendable {
     }
 
     public var appToAppClient: AppToAppClient?
+    /// The grace window the host documents for a rotated refresh token (0: none); the reuse checks replay after it.
+    public var refreshGraceSeconds: Int64 = 0
     /// The confidential client that redeems `/oauth/exchange` codes made for it from the public client's token.
     public var exchangeTarget: ConfidentialClient?
     /// `scope` on Office's authorize request (Office itself sends none; an OpenID server may need `openid`).

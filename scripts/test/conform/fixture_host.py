@@ -97,6 +97,7 @@ class State:
         self.families = {}      # family -> revoked?
         self.sessions = {}      # sc -> True
         self.verified = set()   # challenges answered once (only pkce-challenge-cache trusts them again)
+        self.grace = 0          # seconds a rotated refresh token still refreshes (--refresh-grace)
 
 
 class Handler(TokenEndpoints, BaseHTTPRequestHandler):
@@ -360,8 +361,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--break", dest="broken", action="append", default=[], choices=sorted(SWITCHES))
+    parser.add_argument("--refresh-grace", type=float, default=0, help="a documented grace window for rotated refresh tokens")
     args = parser.parse_args()
     Handler.state = State(args.broken)
+    Handler.state.grace = args.refresh_grace
     Handler.origin = f"http://127.0.0.1:{args.port}"
     if "hang-authorize" in args.broken:
         silent = socket.socket()  # listens, never accepts: connections open and then nothing comes back

@@ -103,9 +103,9 @@ EXTRA = [
 
 
 class Fixture:
-    def __init__(self, switches):
+    def __init__(self, switches, *options):
         self.port = free_port()
-        args = [sys.executable, str(FIXTURE), "--port", str(self.port)]
+        args = [sys.executable, str(FIXTURE), "--port", str(self.port), *options]
         for switch in switches:
             args += ["--break", switch]
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
@@ -301,6 +301,23 @@ def main():
         expect("a slow host: checks after the deadline skip saying so",
                any(l.startswith("SKIP") and "--deadline" in l for l in lines), "\n".join(lines))
         expect("a slow host: the summary line is printed", lines and " passed, " in lines[-1], lines[-1:])
+    finally:
+        fixture.stop()
+
+    # A documented refresh grace window: the old token still refreshes for 2 s. Unless the run is told, that is
+    # reuse accepted; told, the replay waits out the window and must then be refused.
+    fixture = Fixture([], "--refresh-grace", "2")
+    try:
+        _, out, _ = conform(binary, fixture, groups=["refresh"])
+        results = {r["check"]["id"]: r for r in json.loads(out)["results"]} if out else {}
+        result = results.get("refresh.public-reuse-detection", {})
+        expect("a grace window not declared fails reuse detection",
+               result.get("status") == "FAIL" and "--refresh-grace-seconds" in result.get("detail", ""), result)
+        _, out, _ = conform(binary, fixture, "--refresh-grace-seconds", "2", groups=["refresh"])
+        statuses = {r["check"]["id"]: r["status"] for r in json.loads(out)["results"]} if out else {}
+        expect("a declared grace window is waited out, then reuse is detected",
+               statuses.get("refresh.public-reuse-detection") == "PASS" and statuses.get("refresh.reuse-detection") == "PASS",
+               statuses)
     finally:
         fixture.stop()
 

@@ -108,6 +108,9 @@ class TokenEndpoints:
             if not record or record["client"] != client["id"] or self.state.families.get(record["family"]):
                 return self.token_error("invalid_grant")
             kind = "public-" if client["public"] else ""
+            in_grace = record["rotated"] and time.monotonic() - record["rotated_at"] < self.state.grace
+            if in_grace:  # a retried refresh whose answer was lost: the documented window, then reuse detection
+                return self.mint(client["id"], record["family"])
             if record["rotated"] and not self.broken(kind + "no-reuse-detection"):
                 self.revoke_family(record["family"])
                 return self.token_error("invalid_grant")
@@ -118,7 +121,7 @@ class TokenEndpoints:
                 self.state.access[access] = {"claims": claims, "revoked": False, "family": record["family"]}
                 return self.send_json(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
                                             "refresh_token": token}, [("Cache-Control", "no-store")])
-            record["rotated"] = True
+            record["rotated"], record["rotated_at"] = True, time.monotonic()
             self.mint(client["id"], record["family"])
         else:
             self.token_error("unsupported_grant_type")

@@ -59,6 +59,13 @@ struct RefreshExperiment: Sendable {
         }
         var result = RefreshExperiment(issued: first, old: old, rotated: rotated)
         guard rotated.response.status == 200, let new = rotated.refreshToken, new != old else { return .success(result) }
+        // A host that documents a grace window for the old token (a lost response retried) is held to it: the
+        // replay comes once the declared window is over.
+        let grace = session.options.refreshGraceSeconds
+        if grace > 0 {
+            session.announce("waiting out the declared refresh grace window (\(grace) s)…")
+            try? await Task.sleep(for: .seconds(grace) + .milliseconds(500))
+        }
         result.replay = await refresh(old, in: session, client: client, as: .attacker).value
         result.newAfterReplay = await refresh(new, in: session, client: client, as: client == .office ? .office : .partnerApp).value
         return .success(result)
@@ -71,11 +78,13 @@ struct RefreshExperiment: Sendable {
         return new == old ? .fail("the same refresh_token came back") : .pass("rotated")
     }
 
+    static let graceHint = " (a host with a documented grace window: give --refresh-grace-seconds)"
+
     /// The reuse-detection rule, shared by both clients' checks.
     func judgeReuse() -> CheckOutcome {
         guard let replay else { return .skip("the host does not rotate refresh tokens (see the rotation check)") }
         guard replay.response.status == 400, replay.error == "invalid_grant" else {
-            return .fail("the old refresh token was accepted again: \(replay.summary)")
+            return .fail("the old refresh token was accepted again: \(replay.summary)" + Self.graceHint)
         }
         guard let after = newAfterReplay else { return .fail("the newer refresh token got no answer") }
         return after.response.status == 200
