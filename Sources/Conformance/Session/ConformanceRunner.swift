@@ -42,6 +42,7 @@ public struct ConformanceRunner: Sendable {
         let http = ConformanceHTTP(timeoutSeconds: options.timeoutSeconds, deadline: deadline)
         let session = ConformanceSession(options: options, http: http, announce: announce)
         let started = Date()
+        announce(options.bootstrapURL != nil ? "asking \(target) for its challenge…" : "reading \(target)'s discovery…")
         let first = options.bootstrapURL != nil ? await session.unauthenticatedBootstrap().map { _ in () } : await session.discovery().map { _ in () }
         if case .failure(let failure) = first {
             await http.shutdown()
