@@ -111,7 +111,11 @@ public actor ConformanceHTTP {
             return observed
         } catch {
             exchanges.append(record)
-            let reason = "\(error)"
+            var reason = "\(error)"
+            if let timedOut = error as? HTTPClientError, timedOut == .deadlineExceeded {
+                reason = remaining < requestTimeout
+                    ? "stopped by the run's --deadline" : "no answer within --timeout (\(requestTimeout.components.seconds) s)"
+            }
             if !answered.contains(origin) { unreachable[origin] = reason }
             throw Failure(url: request.url, reason: reason)
         }

@@ -108,7 +108,7 @@ public actor ConformanceSession {
             let response = try await http.send(.form(endpoint, body, headers: headers), as: party)
             return .success(TokenExchange(response: response))
         } catch {
-            return .failure(StepFailure("the token endpoint did not answer: \(error)"))
+            return .failure(StepFailure("the token endpoint did not answer: \(error)", unanswered: true))
         }
     }
 

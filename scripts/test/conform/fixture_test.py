@@ -301,6 +301,8 @@ def main():
         expect("a slow host: checks after the deadline skip saying so",
                any(l.startswith("SKIP") and "--deadline" in l for l in lines), "\n".join(lines))
         expect("a slow host: the summary line is printed", lines and " passed, " in lines[-1], lines[-1:])
+        expect("a slow host: the redemption's own check fails naming --timeout",
+               any(l.startswith("FAIL token.response-shape") and "--timeout" in l for l in lines), "\n".join(lines))
     finally:
         fixture.stop()
 
