@@ -1,8 +1,8 @@
 # SignInBridge: one entry point for people and CI.
 #   make run    install what is missing, build release, start the server on the sample config
 #   make test   install what is missing, run every test (PostgreSQL on a throwaway cluster), the conformance suite
-#               against its fixture host and our own server, schemathesis against schemas/openapi.yaml, then the
-#               browser end-to-end test (make e2e)
+#               against its fixture host, our own server and django-oauth-toolkit (about 15 s a run), schemathesis
+#               against schemas/openapi.yaml, then the browser end-to-end test (make e2e)
 SWIFT ?= swift
 CONFIG ?= samples/bridge.yaml
 PORT ?= 8080
@@ -38,6 +38,8 @@ test: test-deps
 	bash scripts/test/lint-cli.sh
 	python3 scripts/test/conform/fixture_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/serve_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	.build/venv-test/bin/python scripts/test/conform/third_party.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	.build/venv-test/bin/python scripts/test/conform/third_party.py --hardened --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/openapi.sh
 	.build/venv-test/bin/python scripts/test/oidc_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/oidc_idpyoidc.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"

@@ -9,9 +9,11 @@ struct ConformCommand: AsyncParsableCommand {
         commandName: "conform",
         abstract: "Run the conformance suite against a WOPI host's bootstrapper and OAuth server.",
         discussion: """
-            One line per check (PASS|FAIL|WARN|SKIP id: detail), then "N passed, N failed, …". Checks whose \
-            inputs are missing (no client, no user) are skipped, never passed. docs/conformance.md lists every check \
-            with its source.
+            One line per check (PASS|FAIL|WARN|SKIP id: detail), printed as each check finishes (on stderr when \
+            stdout carries JSON, JUnit or --output), then "N passed, N failed, …"; a line on stderr before each \
+            sign-in. Checks whose inputs are missing (no client, no user, a step that failed) are skipped at once, \
+            never passed. An OAuth/OpenID server without a bootstrapper is named by --issuer instead of the URL. \
+            docs/conformance.md lists every check with its source.
             Groups (--only):
             \(CheckGroup.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
             Exit status: 0 every MUST passed, 1 a MUST failed, 2 usage or the host did not answer.
@@ -30,7 +32,11 @@ struct ConformCommand: AsyncParsableCommand {
     }
 
     @Argument(help: "The host's bootstrap URL (https; http on loopback with --insecure-http-loopback).")
-    var bootstrapURL: String
+    var bootstrapURL: String?
+    @Option(help: "An OAuth/OpenID server without a bootstrapper: its issuer, for discovery (instead of the URL).")
+    var issuer: String?
+    @Option(help: "scope on Office's authorize request (default: none with a bootstrap URL, openid with --issuer).")
+    var scope: String?
 
     @Option(name: .customLong("client-id"), help: "Office's confidential client id at the host.")
     var clientID: String?
@@ -48,6 +54,18 @@ struct ConformCommand: AsyncParsableCommand {
     var publicClientID: String?
     @Option(name: .customLong("public-redirect-uri"), help: "Its registered redirect URI.")
     var publicRedirectURI: String?
+    @Option(name: .customLong("app-to-app-client-id"), help: "A public client that may use requested_flow=app_to_app.")
+    var appToAppClientID: String?
+    @Option(name: .customLong("app-to-app-redirect-uri"), help: "Its registered redirect URI.")
+    var appToAppRedirectURI: String?
+    @Option(name: .customLong("app-callback-uri"), help: "Its registered app_callback_uri.")
+    var appCallbackURI: String?
+    @Option(name: .customLong("exchange-client-id"), help: "A confidential client of the public client's merchant that redeems /oauth/exchange codes.")
+    var exchangeClientID: String?
+    @Option(name: .customLong("exchange-client-secret"), help: "Its secret (never printed).")
+    var exchangeClientSecret: String?
+    @Option(name: .customLong("refresh-grace-seconds"), help: "The grace window the host documents for a rotated refresh token; the reuse checks replay after it.")
+    var refreshGraceSeconds: Int64 = 0
     @Option(
         name: .customLong("only"), parsing: .upToNextOption,
         help: ArgumentHelp("Run only these groups.", valueName: "group"))
@@ -63,7 +81,9 @@ struct ConformCommand: AsyncParsableCommand {
     @Flag(help: "Print the authorize URL and read the final redirected URL from stdin, for sign-in pages that cannot be automated.")
     var manual = false
     @Option(name: .customLong("timeout"), help: "Seconds per request.")
-    var timeoutSeconds: Int64 = 20
+    var timeoutSeconds: Int64 = 5
+    @Option(name: .customLong("deadline"), help: "Seconds for the whole run; checks not started by then are skipped.")
+    var deadlineSeconds: Int64 = 120
 
     func validate() throws {
         for group in only where CheckGroup(rawValue: group) == nil {
@@ -75,12 +95,24 @@ struct ConformCommand: AsyncParsableCommand {
             throw ValidationError("give --public-client-id and --public-redirect-uri together")
         }
         if timeoutSeconds < 1 { throw ValidationError("--timeout must be at least 1") }
+        if refreshGraceSeconds < 0 || refreshGraceSeconds > 600 { throw ValidationError("--refresh-grace-seconds must be 0 to 600") }
+        if deadlineSeconds < 1 { throw ValidationError("--deadline must be at least 1") }
+        if Set([appToAppClientID == nil, appToAppRedirectURI == nil, appCallbackURI == nil]).count > 1 {
+            throw ValidationError("give --app-to-app-client-id, --app-to-app-redirect-uri and --app-callback-uri together")
+        }
+        if (exchangeClientID == nil) != (exchangeClientSecret == nil) {
+            throw ValidationError("give --exchange-client-id and --exchange-client-secret together")
+        }
+        if (bootstrapURL == nil) == (issuer == nil) { throw ValidationError("give a bootstrap URL or --issuer (one of them)") }
     }
 
     func run() async throws {
         var options = ConformanceOptions(
-            bootstrapURL: bootstrapURL, wopiSrc: wopiSrc, groups: Set(only.compactMap(CheckGroup.init(rawValue:))),
-            allowLoopbackHTTP: insecureHTTPLoopback, timeoutSeconds: timeoutSeconds)
+            bootstrapURL: bootstrapURL, issuer: issuer, wopiSrc: wopiSrc,
+            groups: Set(only.compactMap(CheckGroup.init(rawValue:))), allowLoopbackHTTP: insecureHTTPLoopback,
+            timeoutSeconds: timeoutSeconds, deadlineSeconds: deadlineSeconds)
+        if let scope { options.scope = scope }
+        options.refreshGraceSeconds = refreshGraceSeconds
         if let clientID, let clientSecret {
             options.office = .init(id: clientID, secret: clientSecret, redirectURI: redirectURI)
         }
@@ -88,14 +120,27 @@ struct ConformCommand: AsyncParsableCommand {
         if let publicClientID, let publicRedirectURI {
             options.publicClient = .init(id: publicClientID, redirectURI: publicRedirectURI)
         }
+        if let appToAppClientID, let appToAppRedirectURI, let appCallbackURI {
+            options.appToAppClient = .init(id: appToAppClientID, redirectURI: appToAppRedirectURI, callbackURI: appCallbackURI)
+        }
+        if let exchangeClientID, let exchangeClientSecret {
+            options.exchangeTarget = .init(id: exchangeClientID, secret: exchangeClientSecret, redirectURI: "")
+        }
         if manual { options.manualSignIn = { await ManualSignIn.ask($0) } }
 
         let progress = ProgressLine()
+        // Text to stdout is the live output itself; any other stdout keeps the live lines on stderr.
+        let liveOnStdout = format == .text && output == nil
         let report: ConformanceReport
         do {
-            report = try await ConformanceRunner(options: options).run { id, index, count in
-                progress.show("[\(index + 1)/\(count)] \(id)")
-            }
+            report = try await ConformanceRunner(options: options).run(
+                starting: { id, index, count in progress.show("[\(index + 1)/\(count)] \(id)") },
+                announce: { text in progress.line(text) },
+                finished: { result in
+                    progress.clear()
+                    let line = Data((TextOutput.line(result) + "\n").utf8)
+                    if liveOnStdout { FileHandle.standardOutput.write(line) } else { FileHandle.standardError.write(line) }
+                })
         } catch {
             progress.clear()
             CLIExit.printError("conform: \(error)")
@@ -105,7 +150,7 @@ struct ConformCommand: AsyncParsableCommand {
 
         let rendered: String
         switch format {
-        case .text: rendered = TextOutput.render(report)
+        case .text: rendered = liveOnStdout ? report.summaryLine + "\n" : TextOutput.render(report)
         case .json: rendered = try JSONOutput.render(report)
         case .junit: rendered = JUnitOutput.render(report)
         }
@@ -134,6 +179,12 @@ final class ProgressLine: Sendable {
     func clear() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    /// A line that stays, terminal or not ("signing in as Browser…").
+    func line(_ text: String) {
+        clear()
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
 

@@ -22,13 +22,36 @@ import Testing
         }
     }
 
-    /// docs/conformance.md is what a host engineer reads when a check fails: it must list every id.
-    @Test func theDocsListEveryCheck() throws {
+    /// docs/conformance.md is what a host engineer reads when a check fails: one row per registered check with its
+    /// level, its source's link and the fixture switch that breaks it, and no row for a check that is gone.
+    @Test func theDocsListEveryCheckWithItsSourceAndBrokenVariant() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let docs = try String(contentsOf: root.appendingPathComponent("docs/conformance.md"), encoding: .utf8)
-        for check in CheckRegistry.descriptors {
-            #expect(docs.contains("| `\(check.id)` | \(check.level.rawValue) |"), "\(check.id) missing from docs/conformance.md")
+        let fixture = try String(contentsOf: root.appendingPathComponent("scripts/test/conform/fixture_host.py"), encoding: .utf8)
+        var rows = [String: String]()
+        let levels = Set(CheckLevel.allCases.map(\.rawValue))
+        // The check tables' rows: an id, then a level (other tables, such as the third-party findings, are not these).
+        for line in docs.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count > 1, levels.contains(cells[1]) else { continue }
+            let id = line.dropFirst(3).prefix { $0 != "`" }
+            #expect(rows[String(id)] == nil, "\(id) has two rows")
+            rows[String(id)] = String(line)
         }
+        for check in CheckRegistry.descriptors {
+            guard let row = rows[check.id] else {
+                Issue.record("\(check.id) missing from docs/conformance.md")
+                continue
+            }
+            #expect(row.hasPrefix("| `\(check.id)` | \(check.level.rawValue) |"), "\(check.id): level")
+            #expect(row.contains("](\(check.source.url))"), "\(check.id): the source link is not \(check.source.url)")
+            let switches = row.components(separatedBy: "`--break ").dropFirst().map { $0.prefix { $0 != "`" } }
+            #expect(!switches.isEmpty, "\(check.id): no broken variant")
+            for name in switches {
+                #expect(fixture.contains("    \"\(name)\": "), "\(check.id): fixture_host.py has no switch \(name)")
+            }
+        }
+        #expect(Set(rows.keys) == Set(CheckRegistry.descriptors.map(\.id)), "rows for checks that are not registered")
     }
 
     @Test func aFailedShouldIsAWarningAndAFailedMustAFailure() {

@@ -34,6 +34,13 @@ import Testing
         #expect(fields.last?.1 == "allow")
     }
 
+    /// Django's login page posts to `action=""`: the page's own URL, as with no action (found against
+    /// django-oauth-toolkit, whose sign-in the suite could not submit before).
+    @Test func anEmptyActionPostsToThePageItself() {
+        let forms = HTMLForm.forms(in: #"<form method="post" action=""><input type="password" name="p"></form><form action="/x"></form>"#)
+        #expect(forms.map(\.action) == [nil, "/x"])
+    }
+
     @Test func masksSecretQueryValuesOnly() {
         let url = "https://localhost/?code=abcdefgh12345&state=s1&sc=xyzxyzxyz&tk=https%3A%2F%2Fh%2Ft"
         #expect(SecretMask.maskURL(url) == "https://localhost/?code=abcd…(13)&state=s1&sc=xyzx…(9)&tk=https%3A%2F%2Fh%2Ft")

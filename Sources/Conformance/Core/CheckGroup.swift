@@ -20,6 +20,17 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
     case pkce
     /// RFC 8414 authorization server metadata.
     case metadata
+    /// OpenID Connect: discovery, the ID token, userinfo.
+    case openid
+    /// Vipps-style app-to-app sign-in (`requested_flow=app_to_app`).
+    case apptoapp
+    /// One-time exchange codes at `/oauth/exchange` (Schibsted SPiD style), when the host offers them.
+    case exchange
+    /// Every OAuth error the run provoked, against the RFCs' codes and characters.
+    case errors
+
+    /// Groups that only a WOPI bootstrapper can answer; skipped for a host named by `--issuer`.
+    public var needsBootstrapper: Bool { self == .challenge || self == .bootstrap }
 
     /// What the group means, for `--help`, the report and docs.
     public var summary: String {
@@ -34,6 +45,10 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
         case .redirect: "redirect URIs are matched exactly"
         case .pkce: "PKCE for the public client"
         case .metadata: "RFC 8414 metadata agrees with the challenge"
+        case .openid: "OpenID Connect discovery, ID token claims, stable sub, userinfo"
+        case .apptoapp: "requested_flow=app_to_app: app_callback_uri matched exactly"
+        case .exchange: "/oauth/exchange: the bearer challenge, codes single use"
+        case .errors: "error codes from the RFCs' lists, error_description within RFC 6749's characters"
         }
     }
 }

@@ -8,3 +8,15 @@ public enum CheckOutcome: Sendable, Hashable {
     case warn(String)
     case skip(String)
 }
+
+extension CheckOutcome {
+    /// The same verdict with `note` added to its detail.
+    func withDetail(_ note: String) -> CheckOutcome {
+        switch self {
+        case .pass(let detail): .pass(detail + "; " + note)
+        case .fail(let detail): .fail(detail + "; " + note)
+        case .warn(let detail): .warn(detail + "; " + note)
+        case .skip(let detail): .skip(detail + "; " + note)
+        }
+    }
+}

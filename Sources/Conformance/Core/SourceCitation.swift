@@ -28,6 +28,13 @@ public struct SourceCitation: Sendable, Hashable, Codable, CustomStringConvertib
         SourceCitation(title: "Microsoft Office session context docs, \(part)", url: officeDocs + "sessioncontext.rst")
     }
 
+    /// A section of an OpenID Connect 1.0 spec (`core` or `discovery`), linked by its anchor on openid.net.
+    public static func openID(_ spec: String, _ section: String, anchor: String) -> SourceCitation {
+        let title = spec == "core" ? "OpenID Connect Core 1.0" : "OpenID Connect Discovery 1.0"
+        return SourceCitation(
+            title: "\(title) \(section)", url: "https://openid.net/specs/openid-connect-\(spec)-1_0.html#\(anchor)")
+    }
+
     /// An RFC section, linked on rfc-editor.org.
     public static func rfc(_ number: Int, _ section: String, _ title: String = "") -> SourceCitation {
         let anchor = section.hasPrefix("§") ? "#section-" + section.dropFirst() : ""

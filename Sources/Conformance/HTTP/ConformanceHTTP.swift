@@ -4,8 +4,9 @@ import NIOCore
 import NIOHTTP1
 
 /// The suite's only way onto the network: AsyncHTTPClient with redirects disabled (each check decides which
-/// `Location` to follow, and nothing ever loads the final redirect URI), timeouts on connect and read, a cookie jar
-/// per party, and a record of every exchange for the report.
+/// `Location` to follow, and nothing ever loads the final redirect URI), a timeout per request cut short by the run's
+/// deadline, a cookie jar per party, and a record of every exchange for the report. An origin that never answered is
+/// not tried again: one unreachable endpoint costs one timeout, not one per check.
 public actor ConformanceHTTP {
     public struct Request: Sendable {
         public var method: String
@@ -41,16 +42,24 @@ public actor ConformanceHTTP {
     public private(set) var exchanges: [RecordedExchange] = []
     /// The check the next requests belong to, for the report.
     private var currentCheck: String?
+    /// Every OAuth error the host answered (RFC 6749 §4.1.2.1, §5.2), for the checks that judge them all.
+    public private(set) var errors: [ObservedError] = []
+    /// Origins that answered at least once, and why the others failed.
+    private var answered: Set<String> = []
+    private var unreachable: [String: String] = [:]
     static let maxBodyBytes = 1 << 20
-    let requestTimeout: TimeAmount
+    let requestTimeout: Duration
+    /// After this instant every request fails at once (`--deadline`).
+    public let deadline: ContinuousClock.Instant
 
-    public init(timeoutSeconds: Int64 = 20) {
+    public init(timeoutSeconds: Int64 = 5, deadline: ContinuousClock.Instant = .now + .seconds(120)) {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(min(timeoutSeconds, 10)), read: .seconds(timeoutSeconds)))
+            timeout: .init(connect: .seconds(timeoutSeconds), read: .seconds(timeoutSeconds)))
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         requestTimeout = .seconds(timeoutSeconds)
+        self.deadline = deadline
     }
 
     public func shutdown() async {
@@ -73,8 +82,20 @@ public actor ConformanceHTTP {
         var record = RecordedExchange(
             party: party, method: request.method, url: SecretMask.maskURL(request.url), status: nil, location: nil,
             checkID: currentCheck)
+        let origin = URLParts.origin(request.url) ?? request.url
+        if let reason = unreachable[origin] {
+            exchanges.append(record)
+            throw Failure(url: request.url, reason: "not tried again, \(origin) did not answer before: \(reason)")
+        }
+        let remaining = min(requestTimeout, deadline - .now)
+        guard remaining > .zero else {
+            exchanges.append(record)
+            throw Failure(url: request.url, reason: "the run's --deadline passed")
+        }
+        let (seconds, attoseconds) = remaining.components
+        let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         do {
-            let response = try await client.execute(outgoing, timeout: requestTimeout)
+            let response = try await client.execute(outgoing, timeout: timeout)
             let body = try await response.body.collect(upTo: Self.maxBodyBytes)
             let observed = ObservedResponse(
                 status: Int(response.status.code), headers: response.headers.map { (name: $0.name, value: $0.value) },
@@ -85,10 +106,18 @@ public actor ConformanceHTTP {
             record.status = observed.status
             record.location = observed.value("Location").map(SecretMask.maskURL)
             exchanges.append(record)
+            answered.insert(origin)
+            errors += ObservedError.all(in: observed, url: request.url, checkID: currentCheck)
             return observed
         } catch {
             exchanges.append(record)
-            throw Failure(url: request.url, reason: "\(error)")
+            var reason = "\(error)"
+            if let timedOut = error as? HTTPClientError, timedOut == .deadlineExceeded {
+                reason = remaining < requestTimeout
+                    ? "stopped by the run's --deadline" : "no answer within --timeout (\(requestTimeout.components.seconds) s)"
+            }
+            if !answered.contains(origin) { unreachable[origin] = reason }
+            throw Failure(url: request.url, reason: reason)
         }
     }
 }

@@ -18,14 +18,16 @@ public enum AuthorizeRequestBuilder {
         return AuthorizeRequest(url: URLParts.appending(fields, to: authorizationURI), state: state)
     }
 
-    /// A partner app's request with PKCE S256 (RFC 7636 §4.3), or without when `pkce` is nil.
+    /// A partner app's request with a PKCE challenge (RFC 7636 §4.3; S256 unless `method` says otherwise), or without
+    /// when `pkceChallenge` is nil.
     public static func publicClient(
-        authorizationURI: String, clientID: String, redirectURI: String, pkceChallenge: String?
+        authorizationURI: String, clientID: String, redirectURI: String, pkceChallenge: String?,
+        method: PKCE.Method = .s256, extra: [(String, String)] = []
     ) -> AuthorizeRequest {
         let state = newState()
         var fields = [("client_id", clientID), ("response_type", "code"), ("redirect_uri", redirectURI), ("state", state)]
-        if let pkceChallenge { fields += [("code_challenge", pkceChallenge), ("code_challenge_method", "S256")] }
-        return AuthorizeRequest(url: URLParts.appending(fields, to: authorizationURI), state: state)
+        if let pkceChallenge { fields += [("code_challenge", pkceChallenge), ("code_challenge_method", method.rawValue)] }
+        return AuthorizeRequest(url: URLParts.appending(fields + extra, to: authorizationURI), state: state)
     }
 }
 

@@ -31,26 +31,55 @@ public struct ConformanceOptions: Sendable {
         }
     }
 
-    public var bootstrapURL: String
+    /// The WOPI bootstrapper; nil for an OAuth/OpenID server without one (then `issuer` names it).
+    public var bootstrapURL: String?
+    /// Where discovery is read (`<issuer>/.well-known/openid-configuration`, else RFC 8414 metadata) when there is no
+    /// bootstrapper to name the endpoints.
+    public var issuer: String?
     public var office: ConfidentialClient?
     public var user: User?
     /// A WopiSrc the host serves, for `GET_NEW_ACCESS_TOKEN`.
     public var wopiSrc: String?
     public var publicClient: PublicClient?
+    /// A public client that may ask for `requested_flow=app_to_app` (Vipps Login API), with its registered callback.
+    public struct AppToAppClient: Sendable {
+        public var id: String
+        public var redirectURI: String
+        public var callbackURI: String
+        public init(id: String, redirectURI: String, callbackURI: String) {
+            self.id = id
+            self.redirectURI = redirectURI
+            self.callbackURI = callbackURI
+        }
+    }
+
+    public var appToAppClient: AppToAppClient?
+    /// The grace window the host documents for a rotated refresh token (0: none); the reuse checks replay after it.
+    public var refreshGraceSeconds: Int64 = 0
+    /// The confidential client that redeems `/oauth/exchange` codes made for it from the public client's token.
+    public var exchangeTarget: ConfidentialClient?
+    /// `scope` on Office's authorize request (Office itself sends none; an OpenID server may need `openid`).
+    public var scope: String?
     /// Empty: every group.
     public var groups: Set<CheckGroup>
     /// Accept `http` endpoints on loopback hosts (development only).
     public var allowLoopbackHTTP: Bool
     /// Set for `--manual`: shows the authorize URL to a person and returns the URL the browser was redirected to.
     public var manualSignIn: (@Sendable (_ authorizeURL: String) async -> String?)?
+    /// Seconds one request may take, from connect to the last byte.
     public var timeoutSeconds: Int64
+    /// Seconds the whole run may take: later requests fail at once and later checks are skipped.
+    public var deadlineSeconds: Int64
 
     public init(
-        bootstrapURL: String, office: ConfidentialClient? = nil, user: User? = nil, wopiSrc: String? = nil,
+        bootstrapURL: String?, issuer: String? = nil, office: ConfidentialClient? = nil, user: User? = nil, wopiSrc: String? = nil,
         publicClient: PublicClient? = nil, groups: Set<CheckGroup> = [], allowLoopbackHTTP: Bool = false,
-        manualSignIn: (@Sendable (String) async -> String?)? = nil, timeoutSeconds: Int64 = 20
+        manualSignIn: (@Sendable (String) async -> String?)? = nil, timeoutSeconds: Int64 = 5,
+        deadlineSeconds: Int64 = 120
     ) {
         self.bootstrapURL = bootstrapURL
+        self.issuer = issuer
+        self.scope = issuer == nil ? nil : "openid"
         self.office = office
         self.user = user
         self.wopiSrc = wopiSrc
@@ -59,5 +88,6 @@ public struct ConformanceOptions: Sendable {
         self.allowLoopbackHTTP = allowLoopbackHTTP
         self.manualSignIn = manualSignIn
         self.timeoutSeconds = timeoutSeconds
+        self.deadlineSeconds = deadlineSeconds
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs the selected checks of the registry in order against one host.
+/// Runs the selected checks of the registry in order against one host, reporting each result as it is known.
 public struct ConformanceRunner: Sendable {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// The bootstrap URL is not an absolute http(s) URL, or is `http` where that is not allowed.
@@ -24,38 +24,52 @@ public struct ConformanceRunner: Sendable {
         self.checks = options.groups.isEmpty ? checks : checks.filter { options.groups.contains($0.group) }
     }
 
-    /// `progress` is called before each check with its id and position, for a live line on a terminal.
+    /// `starting` is called before each check with its id and position, `announce` before a long step inside one
+    /// ("signing in as Browser…"), `finished` with each result as soon as it is known.
     public func run(
-        progress: @Sendable (_ id: String, _ index: Int, _ count: Int) -> Void = { _, _, _ in }
+        starting: @escaping @Sendable (_ id: String, _ index: Int, _ count: Int) -> Void = { _, _, _ in },
+        announce: @escaping @Sendable (String) -> Void = { _ in },
+        finished: @escaping @Sendable (CheckResult) -> Void = { _ in }
     ) async throws(Failure) -> ConformanceReport {
-        let target = options.bootstrapURL
+        guard let target = options.bootstrapURL ?? options.issuer else { throw .badTarget("give a bootstrap URL or --issuer") }
         guard let scheme = URLComponents(string: target)?.scheme?.lowercased(), URLParts.origin(target) != nil,
             scheme == "https" || scheme == "http"
         else { throw .badTarget("\(target) is not an absolute http(s) URL") }
         if scheme == "http", !(options.allowLoopbackHTTP && URLParts.isLoopbackHTTP(target)) {
             throw .badTarget("\(target) is plain http: use https, or --insecure-http-loopback for a loopback host")
         }
-        let http = ConformanceHTTP(timeoutSeconds: options.timeoutSeconds)
-        let session = ConformanceSession(options: options, http: http)
+        let deadline = ContinuousClock.now + .seconds(options.deadlineSeconds)
+        let http = ConformanceHTTP(timeoutSeconds: options.timeoutSeconds, deadline: deadline)
+        let session = ConformanceSession(options: options, http: http, announce: announce)
         let started = Date()
-        if case .failure(let failure) = await session.unauthenticatedBootstrap() {
+        announce(options.bootstrapURL != nil ? "asking \(target) for its challenge…" : "reading \(target)'s discovery…")
+        let first = options.bootstrapURL != nil ? await session.unauthenticatedBootstrap().map { _ in () } : await session.discovery().map { _ in () }
+        if case .failure(let failure) = first {
             await http.shutdown()
             throw .unreachable(failure.reason)
         }
         var results = [CheckResult]()
         for (index, check) in checks.enumerated() {
-            progress(check.id, index, checks.count)
+            starting(check.id, index, checks.count)
             await http.begin(check: check.id)
             let clock = ContinuousClock.now
             let outcome: CheckOutcome
-            do {
-                outcome = try await check.init().run(in: session)
-            } catch {
-                outcome = .skip(error.reason)
+            if options.bootstrapURL == nil, check.group.needsBootstrapper {
+                outcome = .skip(ConformanceSession.noBootstrapper)
+            } else if clock >= deadline {
+                outcome = .skip("not started: the run's --deadline of \(options.deadlineSeconds) s passed")
+            } else {
+                do {
+                    outcome = try await check.init().run(in: session)
+                } catch {
+                    outcome = .skip(error.reason)
+                }
             }
             let elapsed = ContinuousClock.now - clock
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            results.append(CheckResult(check: check.descriptor, outcome: outcome, durationSeconds: seconds))
+            let result = CheckResult(check: check.descriptor, outcome: outcome, durationSeconds: seconds)
+            results.append(result)
+            finished(result)
         }
         let exchanges = await http.exchanges
         await http.shutdown()

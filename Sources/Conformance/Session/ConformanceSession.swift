@@ -15,9 +15,13 @@ public actor ConformanceSession {
     /// Experiments two checks read (code reuse, refresh rotation): done once, so `--manual` asks for fewer sign-ins.
     private var experiments: [String: any Sendable] = [:]
 
-    public init(options: ConformanceOptions, http: ConformanceHTTP) {
+    /// Prints a progress line before a long step ("signing in as Office…").
+    nonisolated let announce: @Sendable (String) -> Void
+
+    public init(options: ConformanceOptions, http: ConformanceHTTP, announce: @escaping @Sendable (String) -> Void = { _ in }) {
         self.options = options
         self.http = http
+        self.announce = announce
     }
 
     // MARK: The challenge
@@ -25,15 +29,18 @@ public actor ConformanceSession {
     /// `GET <bootstrap-url>` with no credential, as Office's first request.
     public func unauthenticatedBootstrap() async -> Result<ObservedResponse, StepFailure> {
         if let unauthenticated { return unauthenticated }
+        guard let bootstrapURL = options.bootstrapURL else { return .failure(StepFailure(Self.noBootstrapper)) }
         let result: Result<ObservedResponse, StepFailure>
         do {
-            result = .success(try await http.send(.init(url: options.bootstrapURL), as: .office))
+            result = .success(try await http.send(.init(url: bootstrapURL), as: .office))
         } catch {
             result = .failure(StepFailure("the bootstrapper did not answer: \(error)"))
         }
         unauthenticated = result
         return result
     }
+
+    static let noBootstrapper = "no bootstrap URL: the host was named by --issuer"
 
     /// The `WWW-Authenticate` values of the unauthenticated `401`.
     public func challengeHeaderValues() async -> Result<[String], StepFailure> {
@@ -51,7 +58,8 @@ public actor ConformanceSession {
         case .failure(let failure): result = .failure(failure)
         case .success(let endpoints):
             let request = AuthorizeRequestBuilder.office(
-                authorizationURI: endpoints.authorization, clientID: office.id, redirectURI: office.redirectURI)
+                authorizationURI: endpoints.authorization, clientID: office.id, redirectURI: office.redirectURI,
+                extra: officeScope)
             result = await SignInDriver(session: self, party: .browser).signIn(request, redirectURI: office.redirectURI)
         }
         signIn = result
@@ -79,9 +87,7 @@ public actor ConformanceSession {
     public func officeTokenEndpoint(signIn: SignInOutcome? = nil) async -> String? {
         if let tk = signIn?.parameters["tk"], !tk.isEmpty {
             // Office's client secret goes wherever tk points, so only to an endpoint that may carry it (RFC 6749 §3.2).
-            guard EndpointURIRule.problem(with: tk) == nil, options.allowLoopbackHTTP || !URLParts.isLoopbackHTTP(tk) else {
-                return nil
-            }
+            guard endpointProblem(tk) == nil else { return nil }
             return tk
         }
         return await endpoints().value?.token
@@ -102,29 +108,44 @@ public actor ConformanceSession {
             let response = try await http.send(.form(endpoint, body, headers: headers), as: party)
             return .success(TokenExchange(response: response))
         } catch {
-            return .failure(StepFailure("the token endpoint did not answer: \(error)"))
+            return .failure(StepFailure("the token endpoint did not answer: \(error)", unanswered: true))
         }
     }
 
-    public func redeemOfficeCode(_ code: String, signIn: SignInOutcome, as party: Party = .office) async -> Result<TokenExchange, StepFailure> {
+    public func redeemOfficeCode(
+        _ code: String, signIn: SignInOutcome, as party: Party = .office, extra: [(String, String)] = []
+    ) async -> Result<TokenExchange, StepFailure> {
         guard let office = options.office else { return .failure(StepFailure("needs --client-id")) }
         return await officeTokenRequest(
-            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", office.redirectURI)],
+            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", office.redirectURI)] + extra,
             signIn: signIn, as: party)
     }
 
-    /// A fresh Office sign-in and redemption, for checks that spend their tokens (rotation, reuse).
-    public func freshOfficeTokens() async -> Result<(SignInOutcome, TokenExchange), StepFailure> {
+    /// `scope` for Office's request: none, as Office sends none, unless `--scope` asked for one.
+    var officeScope: [(String, String)] { options.scope.map { [("scope", $0)] } ?? [] }
+
+    /// A fresh Office sign-in whose code is not redeemed yet. Not tried when the first sign-in failed: its check
+    /// reports why, and a retry would only wait for the same failure.
+    public func freshOfficeSignIn(extra: [(String, String)] = []) async -> Result<SignInOutcome, StepFailure> {
         guard let office = options.office else { return .failure(StepFailure("needs --client-id and --redirect-uri")) }
+        if case .failure(let failure) = await officeSignIn() {
+            return .failure(StepFailure("authorize.sign-in failed: \(failure.reason)"))
+        }
         let endpoints: Endpoints
         switch await self.endpoints() {
         case .success(let found): endpoints = found
         case .failure(let failure): return .failure(failure)
         }
         let request = AuthorizeRequestBuilder.office(
-            authorizationURI: endpoints.authorization, clientID: office.id, redirectURI: office.redirectURI)
+            authorizationURI: endpoints.authorization, clientID: office.id, redirectURI: office.redirectURI,
+            extra: officeScope + extra)
+        return await SignInDriver(session: self, party: .browser).signIn(request, redirectURI: office.redirectURI)
+    }
+
+    /// A fresh Office sign-in and redemption, for checks that spend their tokens (rotation, reuse).
+    public func freshOfficeTokens() async -> Result<(SignInOutcome, TokenExchange), StepFailure> {
         let outcome: SignInOutcome
-        switch await SignInDriver(session: self, party: .browser).signIn(request, redirectURI: office.redirectURI) {
+        switch await freshOfficeSignIn() {
         case .failure(let failure): return .failure(failure)
         case .success(let value): outcome = value
         }
@@ -143,13 +164,25 @@ public actor ConformanceSession {
     public func bootstrap(
         authorization: String?, operation: String? = nil, wopiSrc: String? = nil, as party: Party = .office
     ) async -> Result<ObservedResponse, StepFailure> {
-        var headers = [(name: String, value: String)]()
-        if let authorization { headers.append((name: "Authorization", value: authorization)) }
+        await resource(authorizations: authorization.map { [$0] } ?? [], operation: operation, wopiSrc: wopiSrc, as: party)
+    }
+
+    /// The protected resource (the bootstrapper, or userinfo for a host named by `--issuer`) with any number of
+    /// `Authorization` lines and an optional query.
+    public func resource(
+        authorizations: [String], query: [(String, String)] = [], operation: String? = nil, wopiSrc: String? = nil,
+        as party: Party = .office
+    ) async -> Result<ObservedResponse, StepFailure> {
+        let url: String
+        switch await protectedResourceURL() {
+        case .success(let found): url = URLParts.appending(query, to: found)
+        case .failure(let failure): return .failure(failure)
+        }
+        var headers = authorizations.map { (name: "Authorization", value: $0) }
         if let operation { headers.append((name: EcosystemOperation.headerName, value: operation)) }
         if let wopiSrc { headers.append((name: "X-WOPI-WopiSrc", value: wopiSrc)) }
         let request = ConformanceHTTP.Request(
-            method: operation == nil ? "GET" : "POST", url: options.bootstrapURL, headers: headers,
-            body: operation == nil ? nil : "")
+            method: operation == nil ? "GET" : "POST", url: url, headers: headers, body: operation == nil ? nil : "")
         do {
             return .success(try await http.send(request, as: party))
         } catch {
@@ -167,12 +200,14 @@ public actor ConformanceSession {
 
     // MARK: Metadata
 
-    /// RFC 8414 §3: `/.well-known/oauth-authorization-server` at the origin of the authorization endpoint.
+    /// RFC 8414 §3.1: `/.well-known/oauth-authorization-server` at the issuer's origin with the issuer's path after it
+    /// (`--issuer`), or at the origin of the authorization endpoint (behind a bootstrapper, the issuer is not named).
     public func metadata() async -> Result<[String: JSONValue], StepFailure> {
         if let metadataResult { return metadataResult }
         let result: Result<[String: JSONValue], StepFailure>
-        if let endpoints = await endpoints().value, let origin = URLParts.origin(endpoints.authorization) {
-            let url = origin + "/.well-known/oauth-authorization-server"
+        let issuerPath = options.issuer.flatMap { URLComponents(string: $0)?.path }.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+        if let endpoints = await endpoints().value, let origin = URLParts.origin(options.issuer ?? endpoints.authorization) {
+            let url = origin + "/.well-known/oauth-authorization-server" + issuerPath
             do {
                 let response = try await http.send(.init(url: url), as: .office)
                 if response.status != 200 {

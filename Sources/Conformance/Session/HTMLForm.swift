@@ -35,7 +35,9 @@ struct HTMLForm: Sendable {
                 let type = (attributes["type"] ?? (tag == "button" ? "submit" : "text")).lowercased()
                 return Control(tag: tag, type: type, name: attributes["name"], value: attributes["value"] ?? "")
             }
-            return HTMLForm(action: attributes["action"], method: (attributes["method"] ?? "get").uppercased(), controls: controls)
+            // WHATWG HTML §4.10.21.3: an empty action submits to the page's own URL, like no action at all.
+            let action = attributes["action"].flatMap { $0.isEmpty ? nil : $0 }
+            return HTMLForm(action: action, method: (attributes["method"] ?? "get").uppercased(), controls: controls)
         }
     }
 

@@ -22,6 +22,7 @@ struct SignInDriver {
             }
             return .success(SignInOutcome(redirectedTo: final, sentState: request.state))
         }
+        session.announce("signing in as \(party.rawValue) at \(URLParts.origin(request.url) ?? request.url)…")
         let user = options.user
         guard user != nil || !person else { return .failure(StepFailure("needs --username and --password (or --manual)")) }
         await session.http.clearCookies(of: party)
@@ -33,7 +34,7 @@ struct SignInDriver {
             do {
                 response = try await session.http.send(next, as: party)
             } catch {
-                return .failure(StepFailure("sign-in: \(error)"))
+                return .failure(StepFailure("sign-in: \(error)", unanswered: true))
             }
             if response.isRedirect, let location = response.value("Location") {
                 let target = URLParts.resolve(location, against: url)

@@ -4,9 +4,12 @@ public struct StepFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
     /// The sign-in stopped at a password form it had no credentials for (a probe in `--manual` mode).
     public var stoppedAtSignIn: Bool
-    public init(_ reason: String, stoppedAtSignIn: Bool = false) {
+    /// A request got no answer at all (unreachable, timed out): nothing was refused, so nothing can pass.
+    public var unanswered: Bool
+    public init(_ reason: String, stoppedAtSignIn: Bool = false, unanswered: Bool = false) {
         self.reason = reason
         self.stoppedAtSignIn = stoppedAtSignIn
+        self.unanswered = unanswered
     }
     public var description: String { reason }
 }

@@ -25,7 +25,7 @@ extension PKCE {
     }
 
     /// Base64url without padding of the SHA-256 (RFC 7636 §4.2, Appendix A).
-    static func s256(_ verifier: String) -> String {
+    public static func s256(_ verifier: String) -> String {
         Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
     }
 }

@@ -106,7 +106,7 @@ extension OAuthError {
         }
 
         /// Like `init(rawValue:)` but nil unless the string is a syntactically valid code: one or more of
-        /// %x20-21 / %x23-5B / %x5D-7E (RFC 6749 §5.2).
+        /// %x20-21 / %x23-5B / %x5D-7E (RFC 6749 §5.2), the set `error_description` is held to as well.
         public init?(validating rawValue: String) {
             guard !rawValue.isEmpty, rawValue.utf8.allSatisfy(Code.isAllowedByte) else { return nil }
             self.init(rawValue: rawValue)
@@ -114,7 +114,7 @@ extension OAuthError {
 
         /// The characters RFC 6749 §5.2 and §4.1.2.1 allow in `error` and `error_description`: %x20-21 / %x23-5B /
         /// %x5D-7E (printable ASCII but `"` and `\`).
-        static func isAllowedByte(_ byte: UInt8) -> Bool {
+        public static func isAllowedByte(_ byte: UInt8) -> Bool {
             (0x20...0x7E).contains(byte) && byte != 0x22 && byte != 0x5C
         }
 

@@ -1,20 +1,21 @@
 """A small WOPI host for the conformance suite's own tests: bootstrapper, authorize with a sign-in and a consent
-page, token endpoint and RFC 8414 metadata, all correct by default. Each switch (--break NAME, repeatable) breaks
+page, token endpoint, OpenID discovery and userinfo, RFC 8414 metadata and /oauth/exchange (those in
+fixture_tokens.py), all correct by default. Each switch (--break NAME, repeatable) breaks
 exactly one rule, so every check of `signin-bridge conform` can be shown to fail. Standard library only.
 
 Usage: fixture_host.py --port PORT [--break SWITCH]...   (prints "ready" on stdout when listening)
 """
 import argparse
-import base64
-import hashlib
-import hmac
 import html
 import json
 import secrets
+import socket
 import sys
 import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from fixture_tokens import CLIENTS, PASSWORD, SERVED_WOPI, USER, TokenEndpoints, b64url_decode
 
 SWITCHES = {
     "challenge-200": "the bootstrapper answers 200 without a token",
@@ -33,7 +34,7 @@ SWITCHES = {
     "malformed-500": "a junk token answers 500",
     "accept-expired": "only the token's jti is checked (no exp, no signature)",
     "accept-foreign-signed": "the claims are checked, the signature is not",
-    "no-code": "the redirect has no code",
+    "no-code": "the redirect to Office's client has no code",
     "drop-state": "the redirect has no state",
     "http-tk": "tk is a plain-http URL on a public host",
     "no-refresh-token": "the token response has no refresh_token",
@@ -43,8 +44,8 @@ SWITCHES = {
     "no-access-token-info": "GET_NEW_ACCESS_TOKEN is answered as a plain bootstrap",
     "mint-any-wopi-src": "GET_NEW_ACCESS_TOKEN mints a token for any WopiSrc",
     "no-root-container": "GET_ROOT_CONTAINER is answered as a plain bootstrap",
-    "no-rotation": "a refresh returns the same refresh token",
-    "no-reuse-detection": "a rotated refresh token stays valid",
+    "no-rotation": "a confidential client's refresh returns the same refresh token",
+    "no-reuse-detection": "a confidential client's rotated refresh token stays valid",
     "code-reusable": "a code can be redeemed twice",
     "reuse-keeps-tokens": "a reused code leaves the first tokens valid",
     "redirect-any-uri": "any redirect_uri is accepted",
@@ -55,22 +56,35 @@ SWITCHES = {
     "pkce-verifier-optional": "a missing code_verifier is accepted",
     "metadata-mismatch": "the metadata names another token endpoint",
     "hang-metadata": "the metadata answers after 5 s (for --timeout)",
+    "empty-header-400": "'Authorization:' with an empty value answers 400",
+    "whitespace-token-500": "a token of only spaces and a tab answers 500",
+    "lowercase-scheme-400": "the scheme is compared case-sensitively; anything but 'Bearer' answers 400",
+    "two-headers-any": "with two Authorization fields, any valid one is accepted",
+    "query-token": "an access_token in the query is accepted",
+    "error-without-credentials": "an ecosystem operation without a token gets a challenge with error=invalid_token",
+    "iss-missing-on-error": "the error redirect has no iss though the metadata advertises it",
+    "public-no-rotation": "a public client's refresh returns the same refresh token",
+    "public-no-reuse-detection": "a public client's rotated refresh token stays valid",
+    "code-any-client": "any client may redeem any code",
+    "redirect-ignore-query": "redirect URIs are compared without their query",
+    "pkce-downgrade": "a code_verifier for a code issued without a challenge is ignored",
+    "pkce-plain-accepted": "code_challenge_method=plain is honoured though the metadata lists only S256",
+    "pkce-any-verifier-syntax": "a verifier outside RFC 7636's syntax is accepted when it matches",
+    "pkce-challenge-cache": "a challenge verified once is trusted for every later code",
+    "discovery-no-rs256": "openid-configuration lists only HS256 for ID tokens",
+    "id-token-no-nonce": "the ID token has no nonce",
+    "unstable-sub": "every ID token has a new sub",
+    "userinfo-no-challenge": "userinfo without a token answers 401 without WWW-Authenticate",
+    "app-callback-normalised": "app_callback_uri is compared after decoding, without a trailing '/', in lower case",
+    "exchange-no-challenge": "/oauth/exchange without a token answers 400 without WWW-Authenticate",
+    "exchange-code-reusable": "an exchange code can be redeemed twice",
+    "error-description-charset": "error_description has a '\u00a7' (outside RFC 6749's characters)",
+    "unregistered-error": "an unknown code answers error=bad_code",
+    # Not a check's rule: hosts the run itself must survive (output as it goes, --timeout, --deadline).
+    "http-authorize-uri": "authorization_uri is plain http on a public host name",
+    "hang-authorize": "authorization_uri is a port that accepts connections and never answers",
+    "hang-token": "the token endpoint answers after 30 s",
 }
-
-SECRET_KEY = secrets.token_bytes(32)
-OFFICE = {"id": "office", "secret": "office-demo-secret", "redirect": "https://localhost", "public": False}
-PARTNER = {"id": "partner-app", "secret": None, "redirect": "com.example.partner:/oauth2redirect", "public": True}
-CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER)}
-USER, PASSWORD = "demo@example.com", "demo-password"
-SERVED_WOPI = "/wopi/files/"
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def b64url_decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 class State:
@@ -82,12 +96,15 @@ class State:
         self.refresh = {}       # refresh token -> {"family", "rotated", "client"}
         self.families = {}      # family -> revoked?
         self.sessions = {}      # sc -> True
+        self.verified = set()   # challenges answered once (only pkce-challenge-cache trusts them again)
+        self.grace = 0          # seconds a rotated refresh token still refreshes (--refresh-grace)
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(TokenEndpoints, BaseHTTPRequestHandler):
     server_version = "conform-fixture"
     state: State = None
     origin = ""
+    silent_port = 0
 
     def log_message(self, *args):
         pass
@@ -131,6 +148,9 @@ class Handler(BaseHTTPRequestHandler):
             "/consent": self.consent,
             "/token": self.token,
             "/.well-known/oauth-authorization-server": self.metadata,
+            "/.well-known/openid-configuration": self.openid_configuration,
+            "/userinfo": self.userinfo,
+            "/oauth/exchange": self.exchange,
         }
         handler = routes.get(url.path)
         if not handler:
@@ -141,6 +161,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def challenge_lines(self):
         authorize = self.origin + "/authorize" + ("?x=1,2" if self.broken("comma-in-uri") else "")
+        if self.broken("http-authorize-uri"):
+            authorize = "http://signin.example.com/authorize"
+        if self.broken("hang-authorize"):
+            authorize = f"http://127.0.0.1:{self.silent_port}/authorize"
         token = "/token" if self.broken("relative-token-uri") else self.origin + "/token"
         provider = "tp-contoso!" if self.broken("bad-provider-id") else "TPCONTOSO"
         if self.broken("provider-id-underscore"):
@@ -162,14 +186,23 @@ class Handler(BaseHTTPRequestHandler):
             lines.append('Bearer realm="other"')
         return lines
 
-    def send_challenge(self):
-        self.send(401, "", [("WWW-Authenticate", line) for line in self.challenge_lines()])
+    def send_challenge(self, error=None):
+        lines = self.challenge_lines()
+        if error:
+            lines[0] += f',error="{error}"'
+        self.send(401, "", [("WWW-Authenticate", line) for line in lines])
+
+    @staticmethod
+    def bearer_token(authorization):
+        """The token of 'Bearer <token>' (the scheme in any case, RFC 9110 §11.1), or None."""
+        scheme, _, token = (authorization or "").partition(" ")
+        return token.strip() if scheme.lower() == "bearer" else None
 
     def verify(self, authorization):
         """The access token record, or None."""
-        if not authorization or not authorization.startswith("Bearer "):
+        token = self.bearer_token(authorization)
+        if not token:
             return None
-        token = authorization[len("Bearer "):].strip()
         record = self.state.access.get(token)
         if record is None and token.count(".") == 2 and (self.broken("accept-expired") or self.broken("accept-foreign-signed")):
             try:
@@ -188,16 +221,30 @@ class Handler(BaseHTTPRequestHandler):
         return record
 
     def bootstrapper(self, method, query):
-        authorization = self.headers.get("Authorization")
+        authorizations = self.headers.get_all("Authorization") or []
+        authorization = authorizations[0] if authorizations else None
         operation = self.headers.get("X-WOPI-EcosystemOperation") if method == "POST" else None
+        if authorization is None and self.broken("query-token") and query.get("access_token"):
+            authorization = "Bearer " + query["access_token"]
         if authorization is None:
             if self.broken("challenge-200") and operation is None:
                 return self.send_json(200, {"hello": "anonymous"})
             if self.broken("operation-without-token") and operation:
                 return self.send_json(200, self.bootstrap_body())
-            return self.send_challenge()
-        token = authorization[len("Bearer "):] if authorization.startswith("Bearer ") else ""
-        if token.strip() == "" and self.broken("blank-token-400"):
+            return self.send_challenge("invalid_token" if self.broken("error-without-credentials") and operation else None)
+        if len(authorizations) > 1:
+            valid = [a for a in authorizations if self.verify(a)]
+            if not (self.broken("two-headers-any") and valid):
+                return self.send(400, "two Authorization fields")
+            authorization = valid[0]
+        if authorization == "":
+            return self.send(400, "empty Authorization") if self.broken("empty-header-400") else self.send_challenge()
+        if "\t" in authorization and self.broken("whitespace-token-500"):
+            return self.send(500, "boom")
+        if not authorization.startswith("Bearer") and self.broken("lowercase-scheme-400"):
+            return self.send(400, "unsupported scheme")
+        token = self.bearer_token(authorization) or ""
+        if token == "" and "\t" not in authorization and self.broken("blank-token-400"):
             return self.send(400, "blank token")
         if "%" in token and self.broken("malformed-500"):
             return self.send(500, "boom")
@@ -228,18 +275,38 @@ class Handler(BaseHTTPRequestHandler):
         if self.broken("redirect-any-uri"):
             return True
         if self.broken("prefix-match"):
-            return uri.startswith(client["redirect"])
+            return uri.startswith(client["redirect"]) and "?" not in uri
+        if self.broken("redirect-ignore-query"):
+            return uri.split("?")[0] == client["redirect"]
         return uri == client["redirect"]
 
     def authorize(self, method, query):
         client = CLIENTS.get(query.get("client_id"))
         if not client or not self.redirect_allowed(client, query.get("redirect_uri", "")):
             return self.send(400, "<p>Unknown client or redirect URI</p>", [("Content-Type", "text/html")])
+        if query.get("response_type") != "code":
+            return self.redirect_back(query, {"error": "unsupported_response_type"})
         if client["public"] and not query.get("code_challenge") and not self.broken("pkce-optional"):
             return self.redirect_back(query, {"error": "invalid_request"})
+        method = query.get("code_challenge_method", "plain")
+        if query.get("code_challenge") and method != "S256" and not (method == "plain" and self.broken("pkce-plain-accepted")):
+            return self.redirect_back(query, {"error": "invalid_request", "error_description": "only S256"})
         request_id = secrets.token_urlsafe(8)
         self.state.requests[request_id] = query
+        if query.get("requested_flow"):
+            return self.app_to_app(client, query, request_id)
         self.send(302, "", [("Location", "/signin?request=" + request_id)])
+
+    def app_to_app(self, client, query, request_id):
+        """Vipps-style requested_flow=app_to_app: the page that offers the host's app, for a registered callback."""
+        callback, registered = query.get("app_callback_uri", ""), client.get("app_callback")
+        if self.broken("app-callback-normalised") and registered:
+            callback = urllib.parse.unquote(callback).rstrip("/").lower()
+            registered = registered.lower()
+        if query["requested_flow"] != "app_to_app" or not registered or callback != registered:
+            return self.redirect_back(query, {"error": "invalid_request", "error_description": "app_callback_uri"})
+        self.send(200, f'<a href="contoso-app://approve?request={request_id}">Continue in the app</a>',
+                  [("Content-Type", "text/html")])
 
     def signin(self, method, query):
         if method == "GET":
@@ -273,9 +340,12 @@ class Handler(BaseHTTPRequestHandler):
         code = secrets.token_urlsafe(16)
         sc = secrets.token_urlsafe(8)
         self.state.codes[code] = {"client": query["client_id"], "redirect": query["redirect_uri"],
-                                  "challenge": query.get("code_challenge"), "used": False, "tokens": [], "sc": sc}
-        params = {} if self.broken("no-code") else {"code": code}
-        if not CLIENTS[query["client_id"]]["public"]:
+                                  "challenge": query.get("code_challenge"), "method": query.get("code_challenge_method"),
+                                  "scope": query.get("scope", ""), "nonce": query.get("nonce"),
+                                  "used": False, "tokens": [], "sc": sc}
+        public = CLIENTS[query["client_id"]]["public"]
+        params = {} if self.broken("no-code") and not public else {"code": code}
+        if not public:
             params["tk"] = ("http://files.example.com/token" if self.broken("http-tk") else self.origin + "/token")
             params["sc"] = sc
         self.redirect_back(query, params)
@@ -283,103 +353,24 @@ class Handler(BaseHTTPRequestHandler):
     def redirect_back(self, query, params):
         if "state" in query and not self.broken("drop-state"):
             params["state"] = query["state"]
+        if not ("error" in params and self.broken("iss-missing-on-error")):
+            params["iss"] = self.origin  # RFC 9207, advertised in the metadata
         self.send(302, "", [("Location", query["redirect_uri"] + "?" + urllib.parse.urlencode(params))])
-
-    # --- tokens
-
-    def token_error(self, error, status=400):
-        self.send_json(status, {"error": error}, [("Cache-Control", "no-store")])
-
-    def mint(self, client_id, family):
-        now = int(time.time())
-        claims = {"jti": secrets.token_hex(8), "sub": "demo", "client_id": client_id, "iat": now, "exp": now + 3600}
-        header = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
-        payload = b64url(json.dumps(claims, separators=(",", ":")).encode())
-        signature = b64url(hmac.new(SECRET_KEY, f"{header}.{payload}".encode(), hashlib.sha256).digest())
-        access = f"{header}.{payload}.{signature}"
-        self.state.access[access] = {"claims": claims, "revoked": False, "family": family}
-        refresh = secrets.token_urlsafe(24)
-        self.state.refresh[refresh] = {"family": family, "rotated": False, "client": client_id}
-        body = {"access_token": access, "token_type": "Bearer",
-                "expires_in": "3600" if self.broken("expires-in-string") else 3600}
-        if not self.broken("no-refresh-token"):
-            body["refresh_token"] = refresh
-        headers = [] if self.broken("no-cache-control") else [("Cache-Control", "no-store")]
-        self.send_json(200, body, headers)
-        return access, refresh
-
-    def revoke_family(self, family):
-        self.state.families[family] = True
-        for record in self.state.access.values():
-            if record["family"] == family:
-                record["revoked"] = True
-
-    def token(self, method, query):
-        form = self.form()
-        client = CLIENTS.get(form.get("client_id"))
-        if not client or (not client["public"] and form.get("client_secret") != client["secret"]):
-            return self.token_error("invalid_client", 401)
-        grant = form.get("grant_type")
-        if grant == "authorization_code":
-            record = self.state.codes.get(form.get("code", ""))
-            if not record or record["client"] != client["id"] or record["redirect"] != form.get("redirect_uri"):
-                return self.token_error("invalid_grant")
-            if not client["public"] and self.headers.get("X-WOPI-SessionContext") != record["sc"]:
-                return self.token_error("invalid_request")
-            if record["used"] and not self.broken("code-reusable"):
-                if not self.broken("reuse-keeps-tokens"):
-                    for family in record["tokens"]:
-                        self.revoke_family(family)
-                return self.token_error("invalid_grant")
-            if record["challenge"]:
-                verifier = form.get("code_verifier")
-                if verifier is None:
-                    if not self.broken("pkce-verifier-optional"):
-                        return self.token_error("invalid_grant")
-                elif not self.broken("pkce-ignore-verifier"):
-                    computed = verifier if self.broken("pkce-broken-compare") else \
-                        b64url(hashlib.sha256(verifier.encode()).digest())
-                    if computed != record["challenge"]:
-                        return self.token_error("invalid_grant")
-            record["used"] = True
-            family = secrets.token_hex(4)
-            record["tokens"].append(family)
-            self.mint(client["id"], family)
-        elif grant == "refresh_token":
-            token = form.get("refresh_token", "")
-            record = self.state.refresh.get(token)
-            if not record or record["client"] != client["id"] or self.state.families.get(record["family"]):
-                return self.token_error("invalid_grant")
-            if record["rotated"] and not self.broken("no-reuse-detection"):
-                self.revoke_family(record["family"])
-                return self.token_error("invalid_grant")
-            if self.broken("no-rotation"):
-                now = int(time.time())
-                claims = {"jti": secrets.token_hex(8), "sub": "demo", "client_id": client["id"], "iat": now, "exp": now + 3600}
-                access = "opaque-" + secrets.token_urlsafe(16)
-                self.state.access[access] = {"claims": claims, "revoked": False, "family": record["family"]}
-                return self.send_json(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
-                                            "refresh_token": token}, [("Cache-Control", "no-store")])
-            record["rotated"] = True
-            self.mint(client["id"], record["family"])
-        else:
-            self.token_error("unsupported_grant_type")
-
-    def metadata(self, method, query):
-        if self.broken("hang-metadata"):
-            time.sleep(5)
-        token = self.origin + ("/other-token" if self.broken("metadata-mismatch") else "/token")
-        self.send_json(200, {"issuer": self.origin, "authorization_endpoint": self.origin + "/authorize",
-                             "token_endpoint": token, "code_challenge_methods_supported": ["S256"]})
-
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--break", dest="broken", action="append", default=[], choices=sorted(SWITCHES))
+    parser.add_argument("--refresh-grace", type=float, default=0, help="a documented grace window for rotated refresh tokens")
     args = parser.parse_args()
     Handler.state = State(args.broken)
+    Handler.state.grace = args.refresh_grace
     Handler.origin = f"http://127.0.0.1:{args.port}"
+    if "hang-authorize" in args.broken:
+        silent = socket.socket()  # listens, never accepts: connections open and then nothing comes back
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(64)
+        Handler.silent_port = silent.getsockname()[1]
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     print("ready", flush=True)
     server.serve_forever()

@@ -18,6 +18,10 @@ from bridge import DEMO_PASSWORD, DEMO_USER, OFFICE, REDIRECT, Server, free_port
 
 from junitparser import Failure, JUnitXml, Skipped  # noqa: E402
 
+# Checks our own server fails today for known defects being fixed on main; the suite is right to fail them. Remove an
+# entry when its fix lands (the run prints XPASS for an entry that passes).
+EXPECTED_FAILURES: dict[str, str] = {}
+
 
 class ReportScan(HTMLParser):
     def __init__(self):
@@ -54,32 +58,44 @@ def main():
                     "--client-id", OFFICE[0], "--client-secret", OFFICE[1], "--redirect-uri", REDIRECT,
                     "--username", DEMO_USER, "--password", DEMO_PASSWORD,
                     "--public-client-id", "partner-app", "--public-redirect-uri", "com.example.partner:/oauth2redirect",
-                    "--wopi-src", f"http://127.0.0.1:{port}/wopi/files/demo"]
+                    "--wopi-src", f"http://127.0.0.1:{port}/wopi/files/demo",
+                    "--app-to-app-client-id", "merchant-app", "--app-to-app-redirect-uri", "com.example.merchant:/oauth2redirect",
+                    "--app-callback-uri", "com.example.merchant:/app-callback",
+                    "--exchange-client-id", "files-backend", "--exchange-client-secret", "backend-demo-secret"]
             text = subprocess.run(base + ["--report", str(tmp / "report.html")], capture_output=True, text=True,
                                   timeout=300)
-            expect("text run exits 0", text.returncode == 0, f"exit {text.returncode}\n{text.stdout}\n{text.stderr[:500]}")
             lines = text.stdout.strip().splitlines()
-            expect("text ends with the summary", lines and lines[-1].startswith(f"{len(lines) - 1} passed, 0 failed"),
-                   lines[-1:] if lines else "")
+            failed_ids = {line.split(" ", 2)[1].rstrip(":") for line in lines[:-1] if line.startswith("FAIL ")}
+            unexpected = failed_ids - set(EXPECTED_FAILURES)
+            expect("no FAIL but the expected ones", not unexpected,
+                   "\n".join(line for line in lines if line.startswith("FAIL ")) + "\n" + text.stderr[:500])
+            for check_id in sorted(set(EXPECTED_FAILURES) - failed_ids):
+                print(f"XPASS {check_id}: passes now; remove it from EXPECTED_FAILURES ({EXPECTED_FAILURES[check_id]})")
+            expect("text run exits 0, or 1 for the expected failures", text.returncode == (1 if failed_ids else 0),
+                   f"exit {text.returncode}")
+            passes = sum(1 for line in lines[:-1] if line.startswith("PASS "))
+            expect("text ends with the summary",
+                   lines and lines[-1].startswith(f"{passes} passed, {len(failed_ids)} failed"), lines[-1:] if lines else "")
             expect("text lines are STATUS id: detail",
-                   all(line.split(" ", 1)[0] in ("PASS", "WARN", "SKIP") for line in lines[:-1]), text.stdout)
+                   all(line.split(" ", 1)[0] in ("PASS", "WARN", "SKIP", "FAIL") for line in lines[:-1]), text.stdout)
             expect("nothing skipped against our own server", not any(l.startswith("SKIP") for l in lines), text.stdout)
 
             junit = subprocess.run(base + ["--format", "junit", "--output", str(tmp / "junit.xml")],
                                    capture_output=True, text=True, timeout=300)
-            expect("junit run exits 0", junit.returncode == 0, junit.stderr[:500])
+            expect("junit run exits as the text run", junit.returncode == text.returncode, junit.stderr[:500])
             xml = JUnitXml.fromfile(str(tmp / "junit.xml"))
             cases = [case for suite in xml for case in suite]
             expect("junit has one testcase per text line", len(cases) == len(lines) - 1, f"{len(cases)} cases")
-            expect("junit has no failure",
-                   not any(isinstance(r, Failure) for case in cases for r in case.result), "")
+            junit_failed = {case.name for case in cases if any(isinstance(r, Failure) for r in case.result)}
+            expect("junit fails exactly the text run's FAILs", junit_failed == failed_ids, junit_failed)
             expect("junit suites are the groups", {suite.name for suite in xml} >= {"challenge", "pkce", "token"},
                    [suite.name for suite in xml])
             expect("junit skipped count is 0", not any(isinstance(r, Skipped) for case in cases for r in case.result))
 
             js = subprocess.run(base + ["--format", "json"], capture_output=True, text=True, timeout=300)
             document = json.loads(js.stdout)
-            expect("json says passed", document["passed"] is True and document["counts"]["fail"] == 0, document["counts"])
+            expect("json counts the text run's FAILs", document["passed"] is (not failed_ids)
+                   and document["counts"]["fail"] == len(failed_ids), document["counts"])
             expect("json results carry sources",
                    all(r["check"]["source"]["url"].startswith("https://") for r in document["results"]))
             expect("json records exchanges", len(document["exchanges"]) > 20, len(document["exchanges"]))

@@ -14,8 +14,7 @@ struct SessionContextCheck: ConformanceCheck {
         let outcome = try await session.officeSignIn().orSkip()
         var notes = [String]()
         if let tk = outcome.parameters["tk"] {
-            if let problem = EndpointURIRule.problem(with: tk) { return .fail("tk: \(problem)") }
-            if URLParts.isLoopbackHTTP(tk), !session.options.allowLoopbackHTTP { return .fail("tk is http") }
+            if let problem = session.endpointProblem(tk) { return .fail("tk: \(problem)") }
             notes.append("tk used as the token endpoint")
         }
         if outcome.parameters["sc"] != nil { notes.append("sc sent back as X-WOPI-SessionContext") }

@@ -9,6 +9,8 @@ struct SignInCheck: ConformanceCheck {
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.office != nil else { return .skip("needs --client-id, --client-secret and --redirect-uri") }
+        // The endpoints are challenge.endpoints' to fail; here they are a prerequisite.
+        _ = try await session.endpoints().orSkip()
         switch await session.officeSignIn() {
         case .failure(let failure): return .fail(failure.reason)
         case .success(let outcome):

@@ -17,11 +17,7 @@ struct EndpointsCheck: ConformanceCheck {
                 problems.append("\(name) is missing")
                 continue
             }
-            if let problem = EndpointURIRule.problem(with: value) {
-                problems.append("\(name): \(problem)")
-            } else if URLParts.isLoopbackHTTP(value), !session.options.allowLoopbackHTTP {
-                problems.append("\(name) is http (allowed on loopback only with --insecure-http-loopback)")
-            }
+            if let problem = session.endpointProblem(value) { problems.append("\(name): \(problem)") }
         }
         return problems.isEmpty ? .pass("both endpoints are absolute and allowed") : .fail(problems.joined(separator: "; "))
     }

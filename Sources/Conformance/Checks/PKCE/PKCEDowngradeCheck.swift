@@ -1,18 +1,20 @@
-/// RFC 9700 §4.8.2: a code bound to a challenge is not redeemed without the verifier (the downgrade attack).
+import SignInProtocol
+
+/// RFC 9700 §4.8.2: a token request with `code_verifier` for a code issued without `code_challenge` MUST be refused;
+/// otherwise an attacker who stole a code strips the challenge from the victim's authorize request and redeems it.
 struct PKCEDowngradeCheck: ConformanceCheck {
     static let id = "pkce.downgrade"
     static let group = CheckGroup.pkce
     static let level = CheckLevel.must
     static let source = SourceCitation.rfc(9700, "§4.8.2", "PKCE Downgrade Attack")
-    static let summary = "The public client's code issued with code_challenge and redeemed without code_verifier is refused"
+    static let summary = "A code issued without code_challenge (Office's client) and redeemed with a code_verifier is refused"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
-        let code = try await PartnerApp.code(in: session).orSkip()
-        switch await PartnerApp.redeem(code.code, verifier: nil, in: session, as: .attacker) {
-        case .failure(let failure): return .fail(failure.reason)
-        case .success(let exchange):
-            return exchange.response.status == 400 ? .pass("refused: \(exchange.summary)") : .fail("the redemption without verifier answered \(exchange.summary)")
-        }
+        guard session.options.office != nil else { return .skip("needs --client-id and --redirect-uri (a client that may omit PKCE)") }
+        let outcome = try await session.freshOfficeSignIn().orSkip()
+        guard let code = outcome.code else { return .skip("the sign-in gave no code") }
+        let result = await session.redeemOfficeCode(
+            code, signIn: outcome, as: .attacker, extra: [("code_verifier", PKCE.Verifier.random().value)])
+        return TokenRefusal.judge(result, what: "the code without a challenge redeemed with a verifier")
     }
 }

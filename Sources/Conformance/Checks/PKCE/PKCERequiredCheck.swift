@@ -10,6 +10,7 @@ struct PKCERequiredCheck: ConformanceCheck {
         guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
         _ = try await session.endpoints().orSkip()
         switch await PartnerApp.signIn(in: session, withPKCE: false) {
+        case .failure(let failure) where failure.unanswered: return .skip(failure.reason)
         case .failure(let failure): return .pass("no code without PKCE (\(failure.reason))")
         case .success(let (outcome, _)):
             if outcome.code != nil { return .fail("a code was issued to the public client without code_challenge") }

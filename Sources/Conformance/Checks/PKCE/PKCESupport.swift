@@ -9,6 +9,15 @@ enum PartnerApp {
 
     /// Signs in with an S256 challenge (or none) and returns the code, or the redirect's outcome when no code came.
     static func signIn(in session: ConformanceSession, withPKCE: Bool) async -> Result<(SignInOutcome, PKCE.Verifier), StepFailure> {
+        let verifier = PKCE.Verifier.random()
+        return await signIn(in: session, challenge: withPKCE ? verifier.challenge(method: .s256).value : nil)
+            .map { ($0, verifier) }
+    }
+
+    /// Signs in with exactly this challenge and method (nil: none) and any further parameters.
+    static func signIn(
+        in session: ConformanceSession, challenge: String?, method: PKCE.Method = .s256, extra: [(String, String)] = []
+    ) async -> Result<SignInOutcome, StepFailure> {
         guard let client = session.options.publicClient else {
             return .failure(StepFailure("needs --public-client-id and --public-redirect-uri"))
         }
@@ -17,36 +26,53 @@ enum PartnerApp {
         case .success(let found): endpoints = found
         case .failure(let failure): return .failure(failure)
         }
-        let verifier = PKCE.Verifier.random()
         let request = AuthorizeRequestBuilder.publicClient(
             authorizationURI: endpoints.authorization, clientID: client.id, redirectURI: client.redirectURI,
-            pkceChallenge: withPKCE ? verifier.challenge(method: .s256).value : nil)
+            pkceChallenge: challenge, method: method, extra: extra)
         return await SignInDriver(session: session, party: .partnerApp).signIn(request, redirectURI: client.redirectURI)
-            .map { ($0, verifier) }
     }
 
     static func code(in session: ConformanceSession) async -> Result<Code, StepFailure> {
         await signIn(in: session, withPKCE: true).flatMap { pair in
             let (outcome, verifier) = pair
-            guard let code = outcome.code else {
-                return .failure(StepFailure("the public client's sign-in gave no code (\(outcome.parameters["error"] ?? "no error"))"))
-            }
-            return .success(Code(code: code, verifier: verifier))
+            return outcome.requireCode().map { Code(code: $0, verifier: verifier) }
         }
+    }
+
+    /// A code for exactly this challenge (any verifier string: the checks that break RFC 7636 §4.1 need bad ones).
+    static func code(in session: ConformanceSession, challenge: String, method: PKCE.Method = .s256) async -> Result<String, StepFailure> {
+        await signIn(in: session, challenge: challenge, method: method).flatMap { $0.requireCode() }
     }
 
     /// RFC 6749 §4.1.3 for a public client: `client_id` in the body, no secret; `verifier` nil leaves it out.
     static func redeem(_ code: String, verifier: String?, in session: ConformanceSession, as party: Party) async -> Result<TokenExchange, StepFailure> {
         guard let client = session.options.publicClient else { return .failure(StepFailure("needs --public-client-id")) }
+        var fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", client.redirectURI)]
+        if let verifier { fields.append(("code_verifier", verifier)) }
+        return await tokenRequest(fields, in: session, as: party)
+    }
+
+    /// A token request as the public client (RFC 6749 §2.3: identified by `client_id`, no secret).
+    static func tokenRequest(_ fields: [(String, String)], in session: ConformanceSession, as party: Party) async -> Result<TokenExchange, StepFailure> {
+        guard let client = session.options.publicClient else { return .failure(StepFailure("needs --public-client-id")) }
         guard let endpoint = await session.endpoints().value?.token else {
             return .failure(StepFailure("no token endpoint (see challenge.endpoints)"))
         }
-        var fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", client.redirectURI), ("client_id", client.id)]
-        if let verifier { fields.append(("code_verifier", verifier)) }
         do {
-            return .success(TokenExchange(response: try await session.http.send(.form(endpoint, fields), as: party)))
+            let request = ConformanceHTTP.Request.form(endpoint, fields + [("client_id", client.id)])
+            return .success(TokenExchange(response: try await session.http.send(request, as: party)))
         } catch {
             return .failure(StepFailure("the token endpoint did not answer: \(error)"))
         }
+    }
+}
+
+extension SignInOutcome {
+    /// The code, or why the redirect had none.
+    func requireCode() -> Result<String, StepFailure> {
+        guard let code, !code.isEmpty else {
+            return .failure(StepFailure("the sign-in gave no code (\(parameters["error"].map { "error=" + $0 } ?? "no error"))"))
+        }
+        return .success(code)
     }
 }

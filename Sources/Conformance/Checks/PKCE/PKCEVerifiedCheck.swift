@@ -8,6 +8,7 @@ struct PKCEVerifiedCheck: ConformanceCheck {
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try await session.endpoints().orSkip()
         let code: PartnerApp.Code
         switch await PartnerApp.code(in: session) {
         case .success(let found): code = found

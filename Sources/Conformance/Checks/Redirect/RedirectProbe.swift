@@ -14,6 +14,8 @@ enum RedirectProbe {
         case .success(let outcome):
             let what = outcome.code != nil ? "with a code" : "with \(outcome.parameters["error"].map { "error=" + $0 } ?? "no code")"
             return .fail("the browser was redirected to \(attackerURI) \(what)")
+        case .failure(let failure) where failure.unanswered:
+            return .skip(failure.reason)
         case .failure(let failure) where failure.stoppedAtSignIn:
             return .skip("the host asks for the sign-in before checking redirect_uri; give --username and --password")
         case .failure(let failure):

@@ -6,6 +6,6 @@ struct BlankTokenCheck: ConformanceCheck {
     static let summary = "'Authorization: Bearer' with an empty token gets 401 with the challenge"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        ChallengeAnswer.judge(await session.bootstrap(authorization: "Bearer ", as: .attacker), what: "blank token")
+        ChallengeAnswer.judge(await session.bootstrap(authorization: "Bearer ", as: .attacker), what: "blank token", in: session)
     }
 }

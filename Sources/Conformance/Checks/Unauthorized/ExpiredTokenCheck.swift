@@ -15,6 +15,6 @@ struct ExpiredTokenCheck: ConformanceCheck {
             return .skip("the access token is opaque (not a JWT): an expired one cannot be made without waiting")
         }
         return ChallengeAnswer.judge(
-            await session.bootstrap(authorization: "Bearer " + expired, as: .attacker), what: "expired token")
+            await session.bootstrap(authorization: "Bearer " + expired, as: .attacker), what: "expired token", in: session)
     }
 }

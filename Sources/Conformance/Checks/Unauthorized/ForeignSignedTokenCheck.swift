@@ -12,6 +12,6 @@ struct ForeignSignedTokenCheck: ConformanceCheck {
         }
         let forged = TokenForgery.foreignSigned(token) ?? TokenForgery.lookalike(token)
         return ChallengeAnswer.judge(
-            await session.bootstrap(authorization: "Bearer " + forged, as: .attacker), what: "foreign-signed token")
+            await session.bootstrap(authorization: "Bearer " + forged, as: .attacker), what: "foreign-signed token", in: session)
     }
 }

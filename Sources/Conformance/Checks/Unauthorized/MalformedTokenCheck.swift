@@ -7,6 +7,6 @@ struct MalformedTokenCheck: ConformanceCheck {
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         ChallengeAnswer.judge(
-            await session.bootstrap(authorization: "Bearer not.a.token%%", as: .attacker), what: "malformed token")
+            await session.bootstrap(authorization: "Bearer not.a.token%%", as: .attacker), what: "malformed token", in: session)
     }
 }

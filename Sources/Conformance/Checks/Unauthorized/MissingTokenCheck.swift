@@ -9,6 +9,7 @@ struct MissingTokenCheck: ConformanceCheck {
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         ChallengeAnswer.judge(
             await session.bootstrap(authorization: nil, operation: "GET_ROOT_CONTAINER", as: .attacker),
-            what: "no token on GET_ROOT_CONTAINER")
+            what: session.options.bootstrapURL == nil ? "no token" : "no token on GET_ROOT_CONTAINER", in: session,
+            lacksCredentials: true)
     }
 }

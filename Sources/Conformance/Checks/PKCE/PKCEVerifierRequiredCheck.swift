@@ -1,0 +1,15 @@
+/// RFC 7636 §4.6: a code bound to a challenge is redeemed only with the verifier; without it the challenge binds nothing.
+struct PKCEVerifierRequiredCheck: ConformanceCheck {
+    static let id = "pkce.verifier-required"
+    static let group = CheckGroup.pkce
+    static let level = CheckLevel.must
+    static let source = SourceCitation.rfc(7636, "§4.6", "Server Verifies code_verifier")
+    static let summary = "The public client's code issued with code_challenge and redeemed without code_verifier is refused"
+
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        let code = try await PartnerApp.code(in: session).orSkip()
+        return TokenRefusal.judge(
+            await PartnerApp.redeem(code.code, verifier: nil, in: session, as: .attacker), what: "the redemption without verifier")
+    }
+}

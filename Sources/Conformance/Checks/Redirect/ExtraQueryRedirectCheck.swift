@@ -1,0 +1,14 @@
+/// RFC 9700 §4.1.3: exact string matching; a host that ignores an added query parameter lets an attacker steer the
+/// client's redirect handler (an open redirect on the client becomes a code leak).
+struct ExtraQueryRedirectCheck: ConformanceCheck {
+    static let id = "redirect.extra-query"
+    static let group = CheckGroup.redirect
+    static let level = CheckLevel.must
+    static let source = SourceCitation.rfc(9700, "§4.1.3", "Countermeasures: exact redirect URI matching")
+    static let summary = "The registered redirect URI with an added query parameter is refused, never redirected to"
+
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        guard let office = session.options.office else { return .skip("needs --redirect-uri") }
+        return try await RedirectProbe.judge(URLParts.appending([("next", "https://attacker.invalid/")], to: office.redirectURI), in: session)
+    }
+}

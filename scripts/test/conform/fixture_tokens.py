@@ -1,0 +1,186 @@
+"""The fixture host's clients, its tokens and the endpoints that answer with them: token (codes, PKCE, refresh),
+OpenID discovery and userinfo, RFC 8414 metadata and /oauth/exchange. A mixin of fixture_host.Handler, which supplies
+`broken`, `send`, `send_json`, `form`, `verify`, `state` and `origin`. Standard library only.
+"""
+import base64
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import time
+
+SECRET_KEY = secrets.token_bytes(32)
+OFFICE = {"id": "office", "secret": "office-demo-secret", "redirect": "https://localhost", "public": False}
+PARTNER = {"id": "partner-app", "secret": None, "redirect": "com.example.partner:/oauth2redirect", "public": True}
+MERCHANT = {"id": "merchant-app", "secret": None, "redirect": "com.example.merchant:/oauth2redirect", "public": True,
+            "app_callback": "com.example.merchant:/app-callback"}
+BACKEND = {"id": "files-backend", "secret": "backend-demo-secret", "redirect": None, "public": False}
+CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER, MERCHANT, BACKEND)}
+USER, PASSWORD = "demo@example.com", "demo-password"
+SERVED_WOPI = "/wopi/files/"
+VERIFIER_SYNTAX = re.compile(r"[A-Za-z0-9._~-]{43,128}")
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class TokenEndpoints:
+    def token_error(self, error, status=400, description="the request was refused"):
+        if self.broken("error-description-charset"):
+            description += " (see RFC 6749 \u00a75.2)"
+        self.send_json(status, {"error": error, "error_description": description}, [("Cache-Control", "no-store")])
+
+    @staticmethod
+    def sign(claims):
+        """An HS256 JWS (the fixture has only the standard library; the suite does not verify ID token signatures)."""
+        header = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
+        payload = b64url(json.dumps(claims, separators=(",", ":")).encode())
+        signature = b64url(hmac.new(SECRET_KEY, f"{header}.{payload}".encode(), hashlib.sha256).digest())
+        return f"{header}.{payload}.{signature}"
+
+    def mint(self, client_id, family, code=None):
+        now = int(time.time())
+        sub = secrets.token_hex(6) if self.broken("unstable-sub") else "demo"
+        claims = {"jti": secrets.token_hex(8), "sub": sub, "client_id": client_id, "iat": now, "exp": now + 3600}
+        access = self.sign(claims)
+        self.state.access[access] = {"claims": claims, "revoked": False, "family": family}
+        refresh = secrets.token_urlsafe(24)
+        self.state.refresh[refresh] = {"family": family, "rotated": False, "client": client_id}
+        body = {"access_token": access, "token_type": "Bearer",
+                "expires_in": "3600" if self.broken("expires-in-string") else 3600}
+        if not self.broken("no-refresh-token"):
+            body["refresh_token"] = refresh
+        if code and "openid" in code["scope"].split():
+            id_claims = {"iss": self.origin, "aud": client_id, "sub": sub, "iat": now, "exp": now + 600,
+                         "at_hash": b64url(hashlib.sha256(access.encode()).digest()[:16])}
+            if code["nonce"] and not self.broken("id-token-no-nonce"):
+                id_claims["nonce"] = code["nonce"]
+            body["id_token"] = self.sign(id_claims)
+        headers = [] if self.broken("no-cache-control") else [("Cache-Control", "no-store")]
+        self.send_json(200, body, headers)
+        return access, refresh
+
+    def revoke_family(self, family):
+        self.state.families[family] = True
+        for record in self.state.access.values():
+            if record["family"] == family:
+                record["revoked"] = True
+
+    def token(self, method, query):
+        if self.broken("hang-token"):
+            time.sleep(30)
+        form = self.form()
+        client = CLIENTS.get(form.get("client_id"))
+        if not client or (not client["public"] and form.get("client_secret") != client["secret"]):
+            return self.token_error("invalid_client", 401)
+        grant = form.get("grant_type")
+        if grant == "authorization_code":
+            record = self.state.codes.get(form.get("code", ""))
+            if not record:
+                return self.token_error("bad_code" if self.broken("unregistered-error") else "invalid_grant")
+            if (record["client"] != client["id"] and not self.broken("code-any-client")) or \
+                    record["redirect"] != form.get("redirect_uri"):
+                return self.token_error("invalid_grant")
+            if not CLIENTS[record["client"]]["public"] and self.headers.get("X-WOPI-SessionContext") != record["sc"]:
+                return self.token_error("invalid_request")
+            reusable = self.broken("exchange-code-reusable" if record.get("exchange") else "code-reusable")
+            if record["used"] and not reusable:
+                if not self.broken("reuse-keeps-tokens"):
+                    for family in record["tokens"]:
+                        self.revoke_family(family)
+                return self.token_error("invalid_grant")
+            problem = self.pkce_problem(record, form.get("code_verifier"))
+            if problem:
+                return self.token_error("invalid_grant", description=problem)
+            record["used"] = True
+            family = secrets.token_hex(4)
+            record["tokens"].append(family)
+            self.mint(client["id"], family, record)
+        elif grant == "refresh_token":
+            token = form.get("refresh_token", "")
+            record = self.state.refresh.get(token)
+            if not record or record["client"] != client["id"] or self.state.families.get(record["family"]):
+                return self.token_error("invalid_grant")
+            kind = "public-" if client["public"] else ""
+            in_grace = record["rotated"] and time.monotonic() - record["rotated_at"] < self.state.grace
+            if in_grace:  # a retried refresh whose answer was lost: the documented window, then reuse detection
+                return self.mint(client["id"], record["family"])
+            if record["rotated"] and not self.broken(kind + "no-reuse-detection"):
+                self.revoke_family(record["family"])
+                return self.token_error("invalid_grant")
+            if self.broken(kind + "no-rotation"):
+                now = int(time.time())
+                claims = {"jti": secrets.token_hex(8), "sub": "demo", "client_id": client["id"], "iat": now, "exp": now + 3600}
+                access = "opaque-" + secrets.token_urlsafe(16)
+                self.state.access[access] = {"claims": claims, "revoked": False, "family": record["family"]}
+                return self.send_json(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
+                                            "refresh_token": token}, [("Cache-Control", "no-store")])
+            record["rotated"], record["rotated_at"] = True, time.monotonic()
+            self.mint(client["id"], record["family"])
+        else:
+            self.token_error("unsupported_grant_type")
+
+    def pkce_problem(self, record, verifier):
+        """Why the code_verifier does not redeem this code (RFC 7636 §4.6, RFC 9700 §4.8.2), or None."""
+        challenge = record["challenge"]
+        if not challenge:
+            return "code_verifier without a challenge" if verifier and not self.broken("pkce-downgrade") else None
+        if verifier is None:
+            return None if self.broken("pkce-verifier-optional") else "code_verifier missing"
+        if self.broken("pkce-ignore-verifier") or (self.broken("pkce-challenge-cache") and challenge in self.state.verified):
+            return None
+        if not VERIFIER_SYNTAX.fullmatch(verifier) and not self.broken("pkce-any-verifier-syntax"):
+            return "code_verifier is not 43 to 128 unreserved characters"
+        plain = self.broken("pkce-broken-compare") or record["method"] == "plain"
+        if (verifier if plain else b64url(hashlib.sha256(verifier.encode()).digest())) != challenge:
+            return "code_verifier does not match"
+        self.state.verified.add(challenge)
+        return None
+
+    def openid_configuration(self, method, query):
+        algorithms = ["HS256"] if self.broken("discovery-no-rs256") else ["RS256", "HS256"]
+        self.send_json(200, {"issuer": self.origin, "authorization_endpoint": self.origin + "/authorize",
+                             "token_endpoint": self.origin + "/token", "jwks_uri": self.origin + "/jwks",
+                             "userinfo_endpoint": self.origin + "/userinfo", "scopes_supported": ["openid"],
+                             "response_types_supported": ["code"], "subject_types_supported": ["public"],
+                             "id_token_signing_alg_values_supported": algorithms,
+                             "code_challenge_methods_supported": ["S256"],
+                             "authorization_response_iss_parameter_supported": True})
+
+    def exchange(self, method, query):
+        """One-time exchange codes: the caller's token buys a code for a sibling confidential client."""
+        form = self.form()
+        record = self.verify(self.headers.get("Authorization"))
+        if record is None:
+            if self.broken("exchange-no-challenge"):
+                return self.token_error("invalid_request")
+            return self.send(401, "", [("WWW-Authenticate", 'Bearer realm="fixture"')])
+        target = CLIENTS.get(form.get("clientId"))
+        if form.get("type") != "code" or target is not BACKEND:
+            return self.token_error("invalid_client", 401)
+        code = secrets.token_urlsafe(16)
+        self.state.codes[code] = {"client": target["id"], "redirect": None, "challenge": None, "method": None,
+                                  "scope": "", "nonce": None, "used": False, "tokens": [], "sc": None,
+                                  "exchange": True}
+        self.send_json(200, {"code": code, "expires_in": 30}, [("Cache-Control", "no-store")])
+
+    def userinfo(self, method, query):
+        record = self.verify(self.headers.get("Authorization"))
+        if record is None:
+            headers = [] if self.broken("userinfo-no-challenge") else [("WWW-Authenticate", 'Bearer realm="fixture"')]
+            return self.send(401, "", headers)
+        self.send_json(200, {"sub": record["claims"]["sub"]})
+
+    def metadata(self, method, query):
+        if self.broken("hang-metadata"):
+            time.sleep(5)
+        token = self.origin + ("/other-token" if self.broken("metadata-mismatch") else "/token")
+        self.send_json(200, {"issuer": self.origin, "authorization_endpoint": self.origin + "/authorize",
+                             "token_endpoint": token, "code_challenge_methods_supported": ["S256"],
+                             "authorization_response_iss_parameter_supported": True})
