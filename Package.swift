@@ -173,6 +173,8 @@ let package = Package(
             name: "Conformance",
             dependencies: [
                 "SignInProtocol",
+                // The association-file check judges what a host serves with the linter's own rules.
+                "ManifestLint",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -64,6 +64,10 @@ struct ConformCommand: AsyncParsableCommand {
     var exchangeClientID: String?
     @Option(name: .customLong("exchange-client-secret"), help: "Its secret (never printed).")
     var exchangeClientSecret: String?
+    @Option(
+        name: .customLong("app-link"),
+        help: "A partner app's https sign-in callback that the host's apple-app-site-association and assetlinks.json must open in the app (repeatable).")
+    var appLinks: [String] = []
     @Option(name: .customLong("refresh-grace-seconds"), help: "The grace window the host documents for a rotated refresh token; the reuse checks replay after it.")
     var refreshGraceSeconds: Int64 = 0
     @Option(
@@ -104,6 +108,9 @@ struct ConformCommand: AsyncParsableCommand {
             throw ValidationError("give --exchange-client-id and --exchange-client-secret together")
         }
         if (bootstrapURL == nil) == (issuer == nil) { throw ValidationError("give a bootstrap URL or --issuer (one of them)") }
+        for link in appLinks where !(link.hasPrefix("https://") || (insecureHTTPLoopback && link.hasPrefix("http://"))) {
+            throw ValidationError("--app-link \(link): an https URL (http only to loopback with --insecure-http-loopback)")
+        }
     }
 
     func run() async throws {
@@ -113,6 +120,7 @@ struct ConformCommand: AsyncParsableCommand {
             timeoutSeconds: timeoutSeconds, deadlineSeconds: deadlineSeconds)
         if let scope { options.scope = scope }
         options.refreshGraceSeconds = refreshGraceSeconds
+        options.appLinks = appLinks
         if let clientID, let clientSecret {
             options.office = .init(id: clientID, secret: clientSecret, redirectURI: redirectURI)
         }

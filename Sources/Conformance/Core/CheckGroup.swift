@@ -26,6 +26,8 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
     case apptoapp
     /// One-time exchange codes at `/oauth/exchange` (Schibsted SPiD style), when the host offers them.
     case exchange
+    /// The association files that open the partner apps' https callbacks in the apps.
+    case links
     /// Every OAuth error the run provoked, against the RFCs' codes and characters.
     case errors
 
@@ -48,6 +50,7 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
         case .openid: "OpenID Connect discovery, ID token claims, stable sub, userinfo"
         case .apptoapp: "requested_flow=app_to_app: app_callback_uri matched exactly"
         case .exchange: "/oauth/exchange: the bearer challenge, codes single use"
+        case .links: "apple-app-site-association and assetlinks.json open the partner apps' https callbacks"
         case .errors: "error codes from the RFCs' lists, error_description within RFC 6749's characters"
         }
     }

@@ -19,6 +19,7 @@ public enum CheckRegistry {
         DiscoveryRequiredCheck.self, IDTokenClaimsCheck.self, StableSubjectCheck.self, UserInfoCheck.self,
         CallbackExactCheck.self,
         ExchangeChallengeCheck.self, ExchangeSingleUseCheck.self,
+        AssociationFilesCheck.self,
         // Last: it judges every error the checks before it provoked.
         ErrorCodeCheck.self, ErrorCharsetCheck.self,
     ]

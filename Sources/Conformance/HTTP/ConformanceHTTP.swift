@@ -112,7 +112,10 @@ public actor ConformanceHTTP {
         } catch {
             exchanges.append(record)
             var reason = "\(error)"
-            if let timedOut = error as? HTTPClientError, timedOut == .deadlineExceeded {
+            // The client's own read and connect timeouts are set to --timeout too; whichever fires first, it is one.
+            if let timedOut = error as? HTTPClientError,
+                [.deadlineExceeded, .readTimeout, .connectTimeout].contains(timedOut)
+            {
                 reason = remaining < requestTimeout
                     ? "stopped by the run's --deadline" : "no answer within --timeout (\(requestTimeout.components.seconds) s)"
             }

@@ -58,6 +58,8 @@ public struct ConformanceOptions: Sendable {
     public var refreshGraceSeconds: Int64 = 0
     /// The confidential client that redeems `/oauth/exchange` codes made for it from the public client's token.
     public var exchangeTarget: ConfidentialClient?
+    /// `--app-link`: partner apps' https sign-in callbacks that the host's association files must open in the app.
+    public var appLinks: [String] = []
     /// `scope` on Office's authorize request (Office itself sends none; an OpenID server may need `openid`).
     public var scope: String?
     /// Empty: every group.

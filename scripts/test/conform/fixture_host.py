@@ -80,6 +80,7 @@ SWITCHES = {
     "exchange-code-reusable": "an exchange code can be redeemed twice",
     "error-description-charset": "error_description has a '\u00a7' (outside RFC 6749's characters)",
     "unregistered-error": "an unknown code answers error=bad_code",
+    "association-excludes-callback": "apple-app-site-association excludes the partner app's https callback path",
     # Not a check's rule: hosts the run itself must survive (output as it goes, --timeout, --deadline).
     "http-authorize-uri": "authorization_uri is plain http on a public host name",
     "hang-authorize": "authorization_uri is a port that accepts connections and never answers",
@@ -151,11 +152,30 @@ class Handler(TokenEndpoints, BaseHTTPRequestHandler):
             "/.well-known/openid-configuration": self.openid_configuration,
             "/userinfo": self.userinfo,
             "/oauth/exchange": self.exchange,
+            "/.well-known/apple-app-site-association": self.apple_app_site_association,
+            "/.well-known/assetlinks.json": self.asset_links,
         }
         handler = routes.get(url.path)
         if not handler:
             return self.send(404, "not found")
         handler(method, query)
+
+    # --- the association files that open the partner app's https callback (/app/callback) in the app
+
+    def apple_app_site_association(self, method, query):
+        components = [{"/": "/app/callback", "exclude": True}] if self.broken("association-excludes-callback") else []
+        app = "ABCDE12345.com.example.partner"
+        self.send_json(200, {
+            "applinks": {"details": [{"appIDs": [app], "components": components + [{"/": "/app/*"}]}]},
+            "webcredentials": {"apps": [app]},
+        })
+
+    def asset_links(self, method, query):
+        self.send_json(200, [{
+            "relation": ["delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds"],
+            "target": {"namespace": "android_app", "package_name": "com.example.partner", "sha256_cert_fingerprints": [
+                "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]},
+        }])
 
     # --- the bootstrapper
 
