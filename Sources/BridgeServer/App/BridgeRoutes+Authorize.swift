@@ -96,7 +96,7 @@ struct StoreOutagePage: Sendable {
             var response = pages.error(
                 PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage]),
                 status: .serviceUnavailable, message: \.unavailable)
-            response.headers[.retryAfter] = "5"
+            response.headers[.retryAfter] = StoreOutage.retryAfterSeconds
             return response
         }
     }

@@ -73,7 +73,7 @@ struct BridgeRoutes: Sendable {
             return Self.text(.badRequest, message)
         case .storeUnavailable:
             var response = Self.text(.serviceUnavailable, "the store is unavailable, try again")
-            response.headers[.retryAfter] = "5"
+            response.headers[.retryAfter] = StoreOutage.retryAfterSeconds
             return response
         }
     }

@@ -81,13 +81,15 @@ struct AppToAppEndpoints: Sendable {
             return challenge.response(error)
         }
         let approval: AppToAppApproval
-        do {
-            let body = try await request.body.collect(upTo: configuration.limits.maxBodyBytes)
-            approval = try AppToAppApproval.decode(String(buffer: body))
-        } catch let error as OAuthDecodingError {
-            return refusal(error.oauthError)
+        do throws(RequestBodyError) {
+            let body = try await RequestBodyReader(configuration).text(request)
+            do {
+                approval = try AppToAppApproval.decode(body)
+            } catch {
+                return refusal(error.oauthError)
+            }
         } catch {
-            return refusal(.invalidRequest("the body is over the size limit"))
+            return refusal(error.oauthError)
         }
         let resume = SecretToken()
         let decision: AppToAppDecision =

@@ -11,7 +11,7 @@ struct AuthorizeEndpoint: Sendable {
     let interaction: InteractionEndpoints
 
     func handle(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
-        let postedForm = request.method == .post ? try await AuthorizeEnvironment.formParameters(of: request) : nil
+        let postedForm = request.method == .post ? await environment.postedForm(request) : nil
         switch decide(request, postedForm: postedForm, logger: context.logger) {
         case .answer(let response): return response
         case .start(let pending): return try await start(pending, request, context)

@@ -56,12 +56,11 @@ struct AuthorizeEnvironment: Sendable {
         Response(status: method == .post ? .seeOther : .found, headers: [.location: location])
     }
 
-    /// A form body (`application/x-www-form-urlencoded`) within `limit` bytes; nil if it is something else.
-    static func formParameters(of request: Request, limit: Int = 8192) async throws -> FormParameters? {
-        guard let type = request.headers[.contentType]?.lowercased(),
-            type.hasPrefix("application/x-www-form-urlencoded")
-        else { return nil }
-        let buffer = try await request.body.collect(upTo: limit)
-        return try? FormParameters.decode(String(buffer: buffer), limit: InputLimit(maxBytes: limit))
+    /// The posted form of a page (sign-in, consent, a form-posted authorize or logout), read by `RequestBodyReader`
+    /// within `limits.maxBodyBytes`; nil when there is no usable form. The pages answer every unusable post alike
+    /// (the request's page again, or a 400 page), so the reason is not needed here; the OAuth endpoints, which
+    /// report it, use the reader's typed error.
+    func postedForm(_ request: Request) async -> FormParameters? {
+        try? await RequestBodyReader(configuration).form(request)
     }
 }

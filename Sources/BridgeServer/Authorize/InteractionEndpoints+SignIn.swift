@@ -10,7 +10,7 @@ import SignInProtocol
 extension InteractionEndpoints {
     func signIn(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
         let fallback = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
-        let form = try await AuthorizeEnvironment.formParameters(of: request)
+        let form = await environment.postedForm(request)
         guard let id = context.parameters.get("id"), let idSecret = BrowserCookies.secret(id) else {
             return environment.pages.error(fallback, status: .badRequest, message: \.expired)
         }

@@ -70,7 +70,7 @@ struct InteractionEndpoints: Sendable {
 
     func consent(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
         let fallback = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
-        let form = try await AuthorizeEnvironment.formParameters(of: request)
+        let form = await environment.postedForm(request)
         guard let form, let id = context.parameters.get("id"), let idSecret = BrowserCookies.secret(id),
             let browserSecret = environment.cookies.browserSecret(in: request),
             let presented = form["csrf_token"],

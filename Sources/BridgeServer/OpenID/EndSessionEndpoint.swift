@@ -18,7 +18,7 @@ struct EndSessionEndpoint: Sendable {
         let language = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
         let parameters: FormParameters
         if request.method == .post {
-            parameters = try await AuthorizeEnvironment.formParameters(of: request) ?? FormParameters()
+            parameters = await environment.postedForm(request) ?? FormParameters()
         } else {
             parameters = (try? FormParameters.decode(request.uri.query ?? "", limit: .default, what: "query")) ?? FormParameters()
         }

@@ -16,7 +16,7 @@ struct OAuthRoutes: Sendable {
     let introspection: IntrospectionEndpoint
     let exchange: ExchangeEndpoint
     let paths: TokenEndpointPaths
-    let maxBodyBytes: Int
+    let bodies: RequestBodyReader
     let realm: String
 
     init(
@@ -42,7 +42,7 @@ struct OAuthRoutes: Sendable {
         introspection = IntrospectionEndpoint(
             authenticator: authenticator, verifier: verifier, store: store, issuer: configuration.issuer, now: now)
         paths = TokenEndpointPaths(configuration: configuration)
-        maxBodyBytes = configuration.limits.maxBodyBytes
+        bodies = RequestBodyReader(configuration)
         realm = configuration.issuer
     }
 
@@ -104,19 +104,11 @@ struct OAuthRoutes: Sendable {
     }
 
     private func readForm(_ request: Request) async throws(OAuthError) -> OAuthFormRequest {
-        let contentType = request.headers[.contentType]?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
-        guard contentType == "application/x-www-form-urlencoded" else {
-            throw OAuthError(.invalidRequest, description: "the body must be application/x-www-form-urlencoded (RFC 6749 section 3.2)")
-        }
-        let buffer: ByteBuffer
+        let body: String
         do {
-            buffer = try await request.body.collect(upTo: maxBodyBytes)
+            body = try await bodies.formText(request)
         } catch {
-            throw OAuthError(.invalidRequest, description: "the request body is over \(maxBodyBytes) bytes")
-        }
-        guard let body = buffer.getString(at: buffer.readerIndex, length: buffer.readableBytes) else {
-            throw OAuthError(.invalidRequest, description: "the request body is not UTF-8")
+            throw error.oauthError
         }
         return OAuthFormRequest(
             body: body, authorization: request.headers[.authorization],
@@ -158,7 +150,7 @@ enum OAuthHTTPResponse {
         if error.code == .invalidClient {
             response.headers[.wwwAuthenticate] = #"Basic realm="\#(realm)", charset="UTF-8""#
         }
-        if error.code == .temporarilyUnavailable { response.headers[.retryAfter] = "5" }
+        if error.code == .temporarilyUnavailable { response.headers[.retryAfter] = StoreOutage.retryAfterSeconds }
         return response
     }
 }

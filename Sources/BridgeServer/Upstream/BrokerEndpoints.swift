@@ -14,6 +14,7 @@ struct BrokerEndpoints: Sendable {
     let tokens: AccessTokenIssuer
 
     var settings: BridgeConfiguration.Broker { environment.configuration.broker }
+    var bodies: RequestBodyReader { RequestBodyReader(environment.configuration) }
 
     /// The broker's app client, when the broker is on.
     var client: BridgeConfiguration.Client? { settings.clientId.flatMap { environment.client(id: $0) } }
@@ -26,7 +27,7 @@ struct BrokerEndpoints: Sendable {
             return Self.error(OAuthError(.invalidRequest, description: "no such provider"), status: .notFound)
         }
         let parameters: [String: String]
-        do { parameters = try await BrokerParameters.read(request) } catch { return Self.error(error) }
+        do { parameters = try await BrokerParameters.read(request, bodies: bodies) } catch { return Self.error(error) }
         let challenge: PKCE.Challenge
         do {
             // S256 only, and required: the challenge is the whole protection of the session (RFC 7636 §4.2).
@@ -118,7 +119,7 @@ struct BrokerEndpoints: Sendable {
             return Self.error(OAuthError(.invalidRequest, description: "no such provider"), status: .notFound)
         }
         let parameters: [String: String]
-        do { parameters = try await BrokerParameters.read(request) } catch { return Self.error(error) }
+        do { parameters = try await BrokerParameters.read(request, bodies: bodies) } catch { return Self.error(error) }
         guard let sessionID = parameters["sessionId"], !sessionID.isEmpty else {
             return Self.error(OAuthError(.invalidRequest, description: "sessionId is missing"))
         }
@@ -184,9 +185,9 @@ struct BrokerEndpoints: Sendable {
 }
 
 /// The broker's request parameters: the query, and for a POST a form or a JSON object of strings (the iOS guide's
-/// sample sends JSON), at most 8 KiB. A parameter sent twice is refused.
+/// sample sends JSON), read by `RequestBodyReader` within `limits.maxBodyBytes`. A parameter sent twice is refused.
 enum BrokerParameters {
-    static func read(_ request: Request) async throws(OAuthError) -> [String: String] {
+    static func read(_ request: Request, bodies: RequestBodyReader) async throws(OAuthError) -> [String: String] {
         var parameters = [String: String]()
         func add(_ name: String, _ value: String) throws(OAuthError) {
             guard parameters.updateValue(value, forKey: name) == nil else {
@@ -195,25 +196,13 @@ enum BrokerParameters {
         }
         for (name, value) in request.uri.queryParameters { try add(String(name), String(value)) }
         guard request.method == .post else { return parameters }
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: 8192) } catch {
-            throw OAuthError(.invalidRequest, description: "the body is larger than 8 KiB")
+        let posted: FormParameters
+        do {
+            posted = try await bodies.parameters(request)
+        } catch {
+            throw error.oauthError
         }
-        guard body.readableBytes > 0 else { return parameters }
-        let type = request.headers[.contentType]?.lowercased() ?? ""
-        if type.hasPrefix("application/json") {
-            guard let object = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(body.readableBytesView)) else {
-                throw OAuthError(.invalidRequest, description: "the body is not a JSON object")
-            }
-            for (name, value) in object { if let string = value.string { try add(name, string) } }
-        } else if type.hasPrefix("application/x-www-form-urlencoded") {
-            guard let form = try? FormParameters.decode(String(buffer: body), limit: InputLimit(maxBytes: 8192)) else {
-                throw OAuthError(.invalidRequest, description: "the body is not a form")
-            }
-            for pair in form { try add(pair.name, pair.value) }
-        } else {
-            throw OAuthError(.invalidRequest, description: "send JSON or a form")
-        }
+        for pair in posted { try add(pair.name, pair.value) }
         return parameters
     }
 }
