@@ -1,3 +1,5 @@
+import SignInProtocolCore
+
 /// Byte-level checks on the ASCII parts of manifest values. Foundation's `String.contains(_:)` bridges through
 /// NSString and was the single largest cost of linting a large manifest (scripts/bench/lint.sh).
 extension StringProtocol {
@@ -18,10 +20,4 @@ extension StringProtocol {
 
     /// True when some character is an ASCII upper-case letter.
     var hasASCIIUppercase: Bool { utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } }
-
-    /// ASCII lower-casing (schemes and package names are ASCII; other bytes are kept as they are).
-    var asciiLowercasedForMatching: String {
-        guard hasASCIIUppercase else { return String(self) }
-        return String(decoding: utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
-    }
 }

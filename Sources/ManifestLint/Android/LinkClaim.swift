@@ -1,3 +1,5 @@
+import SignInProtocolCore
+
 /// One custom-scheme link a VIEW filter claims: scheme, host and path as Android combines a filter's `<data>`
 /// elements (every scheme with every host with every path). An empty host or path means "any".
 /// https://developer.android.com/guide/topics/manifest/data-element
@@ -25,7 +27,7 @@ public struct LinkClaim: Sendable, Hashable, CustomStringConvertible {
             for filter in component.intentFilters where filter.isView {
                 var hostsAndPaths: (hosts: [String], paths: [String])?
                 for scheme in filter.schemes {
-                    let key = scheme.value.asciiLowercasedForMatching
+                    let key = scheme.value.asciiLowercased()
                     guard !key.isEmpty, !URISchemeSyntax.publicSchemes.contains(key), !BuildTimeValue.isPlaceholder(key)
                     else { continue }
                     let (hosts, paths) = hostsAndPaths ?? Self.hostsAndPaths(filter)
@@ -51,7 +53,7 @@ public struct LinkClaim: Sendable, Hashable, CustomStringConvertible {
             // A name appears once per element (XML allows no repeated attribute), as `attribute(_:namespace:)` finds it.
             for attribute in data.attributes where attribute.namespaceURI == AndroidNamespace.uri {
                 if attribute.name == "host" {
-                    hosts.append(attribute.value.asciiLowercasedForMatching)
+                    hosts.append(attribute.value.asciiLowercased())
                 } else if let kind = RedirectURI.PathKind(rawValue: attribute.name),
                     let index = RedirectURI.PathKind.allCases.firstIndex(of: kind)
                 {

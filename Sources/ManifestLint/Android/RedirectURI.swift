@@ -1,3 +1,5 @@
+import SignInProtocolCore
+
 /// A redirect URI split the way Android matches an intent's data against `<data>` elements: scheme, host and path.
 /// https://developer.android.com/guide/components/intents-filters#DataTest
 struct RedirectURI: Sendable, Hashable {
@@ -13,8 +15,8 @@ struct RedirectURI: Sendable, Hashable {
     init?(_ text: String) {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         self.text = text
-        scheme = String(text[..<colon]).asciiLowercasedForMatching
-        guard URISchemeSyntax.isValid(scheme) else { return nil }
+        scheme = String(text[..<colon]).asciiLowercased()
+        guard URIComponents.isValidScheme(scheme) else { return nil }
         var rest = text[text.index(after: colon)...]
         if let hash = rest.firstIndex(of: "#") {
             fragment = String(rest[rest.index(after: hash)...])
@@ -27,7 +29,7 @@ struct RedirectURI: Sendable, Hashable {
         if rest.hasPrefix("//") {
             let authority = rest.dropFirst(2).prefix { $0 != "/" }
             let hostAndPort = authority.split(separator: "@").last.map(String.init) ?? ""
-            host = String(hostAndPort.prefix { $0 != ":" }).asciiLowercasedForMatching
+            host = String(hostAndPort.prefix { $0 != ":" }).asciiLowercased()
             path = String(rest.dropFirst(2 + authority.count))
         } else {
             host = nil
@@ -38,8 +40,8 @@ struct RedirectURI: Sendable, Hashable {
     /// Android's data test: the scheme must be listed; a filter with hosts needs the host; a filter with hosts
     /// and paths needs one path to match. Without hosts, host and path are not compared.
     func matches(_ filter: IntentFilter) -> Bool {
-        guard filter.schemes.contains(where: { $0.value.asciiLowercasedForMatching == scheme }) else { return false }
-        let hosts = filter.dataAttributes("host").map { $0.value.asciiLowercasedForMatching }
+        guard filter.schemes.contains(where: { $0.value.asciiLowercased() == scheme }) else { return false }
+        let hosts = filter.dataAttributes("host").map { $0.value.asciiLowercased() }
         guard !hosts.isEmpty else { return true }
         guard let host, hosts.contains(where: { Self.host(host, matches: $0) }) else { return false }
         let paths = PathKind.allCases.flatMap { kind in filter.dataAttributes(kind.rawValue).map { (kind, $0.value) } }

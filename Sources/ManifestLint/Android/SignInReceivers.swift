@@ -38,7 +38,7 @@ public struct SignInReceivers: Sendable {
     /// Whether `scheme` is one the component's SDK prescribes.
     public func schemeIsPrescribed(_ scheme: String, for component: AndroidComponent) -> Bool {
         guard case .knownSDK(let sdk) = reason(for: component) else { return false }
-        return Self.prescribedSchemePrefixes[sdk]?.contains { scheme.asciiLowercasedForMatching.hasPrefix($0) } == true
+        return Self.prescribedSchemePrefixes[sdk]?.contains { scheme.asciiLowercased().hasPrefix($0) } == true
     }
 
     /// Reasons by the component's element position (unique per component).
@@ -49,7 +49,7 @@ public struct SignInReceivers: Sendable {
             if let component = manifest.component(for: entry) { reasons[component.element.position] = .urlSchemesEntry }
         }
         let plainSchemes = (context.urlSchemes?.android ?? []).compactMap { entry -> String? in
-            if case .scheme(let scheme) = entry { return scheme.asciiLowercasedForMatching }
+            if case .scheme(let scheme) = entry { return scheme.asciiLowercased() }
             return nil
         }
         let redirects = context.redirectURIs.compactMap(RedirectURI.init)
@@ -65,7 +65,7 @@ public struct SignInReceivers: Sendable {
                     reasons[position] = .redirectURI(redirect.text)
                     break
                 }
-                if let scheme = filter.schemes.first(where: { plainSchemes.contains($0.value.asciiLowercasedForMatching) }) {
+                if let scheme = filter.schemes.first(where: { plainSchemes.contains($0.value.asciiLowercased()) }) {
                     reasons[position] = .urlSchemesScheme(scheme.value)
                     break
                 }

@@ -1,12 +1,6 @@
 /// URI scheme rules shared by the Android, iOS and UrlSchemes checks.
 enum URISchemeSyntax {
-    /// RFC 3986 §3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
-    static func isValid(_ scheme: String) -> Bool {
-        guard let first = scheme.unicodeScalars.first, first.isASCIILetter else { return false }
-        return scheme.unicodeScalars.dropFirst().allSatisfy {
-            $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "."
-        }
-    }
+    // Scheme syntax itself (RFC 3986 §3.1) is `URIComponents.isValidScheme` in SignInProtocolCore, the one definition.
 
     /// Schemes with a registered public meaning, which are never a partner's private-use scheme.
     static let publicSchemes: Set<String> = [

@@ -1,3 +1,5 @@
+import SignInProtocolCore
+
 /// An Xcode `.entitlements` property list: the associated domains and app identifier Universal Links need.
 /// https://developer.apple.com/documentation/bundleresources/entitlements/com.apple.developer.associated-domains
 public struct Entitlements: Sendable {
@@ -18,7 +20,7 @@ public struct Entitlements: Sendable {
         (plist.entry(Self.associatedDomainsKey)?.value?.array ?? []).compactMap { node in
             guard let text = node.string, text.hasPrefix(service + ":") else { return nil }
             let rest = text.dropFirst(service.count + 1)
-            return (String(rest.prefix { $0 != "?" }).asciiLowercasedForMatching, node.position)
+            return (String(rest.prefix { $0 != "?" }).asciiLowercased(), node.position)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SignInProtocolCore
 
 /// Where the association files of `--assetlinks` and `--aasa` come from: `HOST=FILE`, or a folder holding one
 /// folder per host with `HOST/.well-known/NAME` or `HOST/NAME` in it (a mirror of what the hosts serve).
@@ -6,7 +7,7 @@ enum AssociationSources {
     /// (lower-case host, path) pairs, sorted by host. Throws for a missing file or folder, or a folder without any.
     static func resolve(_ argument: String, fileName: String, option: String) throws(LintUsageError) -> [(host: String, path: String)] {
         if let equals = argument.firstIndex(of: "="), !argument[..<equals].contains("/") {
-            let host = String(argument[..<equals]).asciiLowercasedForMatching
+            let host = String(argument[..<equals]).asciiLowercased()
             let path = String(argument[argument.index(after: equals)...])
             guard !host.isEmpty, FileManager.default.fileExists(atPath: path) else {
                 throw LintUsageError("\(option) \(argument): wants HOST=FILE with an existing file")
@@ -20,7 +21,7 @@ enum AssociationSources {
         let hosts = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
         let found = hosts.sorted().compactMap { host -> (String, String)? in
             let candidates = ["\(argument)/\(host)/.well-known/\(fileName)", "\(argument)/\(host)/\(fileName)"]
-            return candidates.first { FileManager.default.fileExists(atPath: $0) }.map { (host.asciiLowercasedForMatching, $0) }
+            return candidates.first { FileManager.default.fileExists(atPath: $0) }.map { (host.asciiLowercased(), $0) }
         }
         guard !found.isEmpty else {
             throw LintUsageError("\(option) \(argument): no HOST/.well-known/\(fileName) or HOST/\(fileName) in the folder")

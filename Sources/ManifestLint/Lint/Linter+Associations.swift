@@ -1,4 +1,5 @@
 import Foundation
+import SignInProtocolCore
 
 /// The association files of a run (`--assetlinks`, `--aasa`, `--fetch` and those found in the folders): read first,
 /// so that the manifests' and entitlements' rules can compare with them, and linted last, against every https URL
@@ -44,7 +45,7 @@ extension Linter.Run {
         var folders = path.split(separator: "/").dropLast()
         if folders.last == Substring(FileDiscovery.wellKnown) { folders = folders.dropLast() }
         guard let host = folders.last, host.contains("."), !host.hasPrefix(".") else { return nil }
-        return String(host).asciiLowercasedForMatching
+        return String(host).asciiLowercased()
     }
 
     /// Lints every association file of the run, each with the claims it answers for.
@@ -104,7 +105,7 @@ extension Linter {
     public func lintAssociation(_ bytes: [UInt8], kind: FileKind, host: String, claims: [RedirectClaim]) -> [Diagnosis] {
         var context = LintContext(targetSdkOverride: options.targetSdk, buildValues: options.buildValues)
         context.redirectClaims = claims
-        context.associationHost = host.asciiLowercasedForMatching
+        context.associationHost = host.asciiLowercased()
         return FileLinter.lint(bytes, kind: kind, context: context, limits: options.xmlLimits)
     }
 }

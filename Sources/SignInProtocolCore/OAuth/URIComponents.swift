@@ -1,7 +1,7 @@
 /// The five parts of a URI reference, split exactly as the regular expression of RFC 3986 Appendix B does,
 /// without normalising anything: redirect URIs are compared as strings (RFC 9700 §2.1), so the parts must be
 /// the bytes that were sent.
-struct URIComponents: Hashable {
+public struct URIComponents: Hashable {
     var scheme: Substring?
     /// The part after `//`, up to the path; nil when there is no `//`.
     var authority: Substring?

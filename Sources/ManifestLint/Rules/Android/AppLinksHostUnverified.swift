@@ -1,3 +1,5 @@
+import SignInProtocolCore
+
 /// Android verifies an `autoVerify` filter host by host: each https host must serve an assetlinks.json that grants
 /// `handle_all_urls` to this package, signed with a certificate it names, or the links open in the browser (and
 /// a sign-in redirect with them). Checked when assetlinks files (`--assetlinks`) or certificates are given.
@@ -22,8 +24,8 @@ public struct AppLinksHostUnverified: AndroidManifestRule {
             for host in filter.dataAttributes("host") where !BuildTimeValue.isPlaceholder(host.value) {
                 // A wildcard host is verified against the domain without the "*." (Android 12+).
                 let name = host.value.hasPrefix("*.") ? String(host.value.dropFirst(2)) : host.value
-                guard seen.insert(name.asciiLowercasedForMatching).inserted else { continue }
-                guard let document = context.assetLinks[name.asciiLowercasedForMatching] else {
+                guard seen.insert(name.asciiLowercased()).inserted else { continue }
+                guard let document = context.assetLinks[name.asciiLowercased()] else {
                     diagnoses.append(
                         descriptor.finding("no assetlinks.json was given for autoVerify host \(name) (--assetlinks \(name)=FILE)", at: host.valuePosition))
                     continue

@@ -1,3 +1,5 @@
+import SignInProtocolCore
+
 /// Android matches `android:scheme` case-sensitively against the lower-cased scheme of the intent's URI, so an
 /// upper-case, empty or `:`-terminated scheme never matches anything. An error on a filter a browser reaches or
 /// of a sign-in receiver, info elsewhere.
@@ -32,7 +34,7 @@ public struct DataSchemeSyntax: AndroidManifestRule {
         if scheme.hasASCIIUppercase {
             return "android:scheme \"\(scheme)\" has upper case letters; Android matches schemes in lower case"
         }
-        if !URISchemeSyntax.isValid(scheme) { return "android:scheme \"\(scheme)\" is not a valid URI scheme (RFC 3986 §3.1)" }
+        if !URIComponents.isValidScheme(scheme) { return "android:scheme \"\(scheme)\" is not a valid URI scheme (RFC 3986 §3.1)" }
         return nil
     }
 }

@@ -1,3 +1,5 @@
+import SignInProtocolCore
+
 /// RFC 8252 §7.1: an OAuth redirect's private-use scheme should be a reverse domain name the app's owner controls
 /// (`com.contoso.files`), so that two apps do not claim the same scheme by accident. The RFC speaks of redirect
 /// schemes only, so schemes of activities that receive no sign-in (`otpauth`, `mail`) are info at most, and a
@@ -17,7 +19,7 @@ public struct SchemeNotReverseDomain: AndroidManifestRule {
         return manifest.components.flatMap { component in
             component.intentFilters.filter(\.isView).flatMap(\.schemes).compactMap { scheme -> Diagnosis? in
                 let value = scheme.value
-                guard URISchemeSyntax.isValid(value), !URISchemeSyntax.publicSchemes.contains(value.asciiLowercasedForMatching),
+                guard URIComponents.isValidScheme(value), !URISchemeSyntax.publicSchemes.contains(value.asciiLowercased()),
                     !URISchemeSyntax.isReverseDomain(value), !receivers.schemeIsPrescribed(value, for: component)
                 else { return nil }
                 return descriptor.finding(

@@ -1,3 +1,5 @@
+import SignInProtocolCore
+
 /// A URL scheme is `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )` (RFC 3986 §3.1); iOS does not open others.
 public struct SchemeSyntax: InfoPlistRule {
     public let descriptor = RuleDescriptor(
@@ -11,7 +13,7 @@ public struct SchemeSyntax: InfoPlistRule {
 
     public func check(_ plist: InfoPlist, context: LintContext) -> [Diagnosis] {
         plist.registeredSchemes.compactMap { scheme, position in
-            guard !BuildTimeValue.isPlaceholder(scheme), !URISchemeSyntax.isValid(scheme) else { return nil }
+            guard !BuildTimeValue.isPlaceholder(scheme), !URIComponents.isValidScheme(scheme) else { return nil }
             return descriptor.finding("\"\(scheme)\" is not a valid URL scheme", at: position)
         }
     }

@@ -1,3 +1,5 @@
+import SignInProtocolCore
+
 /// The shape schemas/url_schemes.schema.json gives, enforced item by item so that each finding points at the value
 /// that breaks it. The schema file is the documented contract; a test checks the samples against it with an
 /// independent JSON Schema validator.
@@ -44,7 +46,7 @@ public struct UrlSchemesSchema: UrlSchemesRule {
         switch item.value {
         case .string(let text):
             if text.isEmpty { return "is an empty string" }
-            if platform != "Android" && !URISchemeSyntax.isValid(text) {
+            if platform != "Android" && !URIComponents.isValidScheme(text) {
                 return "\"\(text)\" is not a URL scheme (RFC 3986 §3.1)"
             }
             return nil
