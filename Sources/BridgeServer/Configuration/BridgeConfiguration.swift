@@ -196,7 +196,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         /// `sha256:<hex>` of the client secret (random, so a fast hash is enough); required unless `public`.
         public var secretHash: String?
         public var redirectUris: [String]
-        public var grants: [String]
+        public var grants: [GrantKind]
         /// Alternative token endpoint sent as `tk` in the final redirect (Microsoft's Office app-to-app docs).
         public var tokenEndpointOverride: String?
         /// The merchant (tenant): exchange codes and token exchange only move a user between clients of one merchant.

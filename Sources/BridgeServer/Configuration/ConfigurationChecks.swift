@@ -89,16 +89,16 @@ struct ConfigurationChecks {
                 if client.secretHash != nil {
                     error("\(path).secretHash", "a public client has no secret (RFC 8252 §8.4); remove it or set public: false")
                 }
-                if client.grants.contains("client_credentials") {
+                if client.grants.contains(.clientCredentials) {
                     error("\(path).grants", "client_credentials needs a confidential client (RFC 6749 §4.4)")
                 }
             } else if client.secretHash == nil {
                 error("\(path).secretHash", "is required for a confidential client (or set public: true)")
             }
-            if client.grants.contains("refresh_token") && !client.grants.contains("authorization_code") {
+            if client.grants.contains(.refreshToken) && !client.grants.contains(.authorizationCode) {
                 error("\(path).grants", "refresh_token is only issued with authorization_code")
             }
-            if client.grants.contains(TokenRequest.GrantType.tokenExchange) && client.merchant == nil {
+            if client.grants.contains(.tokenExchange) && client.merchant == nil {
                 // Token exchange only moves a user between clients of one merchant: without one it could never work.
                 error("\(path).merchant", "is required for the token-exchange grant (RFC 8693)")
             }

@@ -15,6 +15,8 @@ struct ExtensionPointTests {
                 "urn:ietf:params:oauth:grant-type:token-exchange",
             ])
         #expect(Set(GrantRegistry.grantTypes).count == GrantRegistry.handlerTypes.count)
+        // Every kind the configuration can name has its handler, in the same order.
+        #expect(GrantRegistry.handlerTypes.map { $0.grant } == GrantKind.allCases)
     }
 
     @Test func theConfigurationSchemaAllowsExactlyTheRegisteredGrants() throws {

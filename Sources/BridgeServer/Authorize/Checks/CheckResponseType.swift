@@ -7,7 +7,7 @@ struct CheckResponseType: AuthorizeCheck {
             throw OAuthError(
                 .unsupportedResponseType, description: "response_type is not supported; use code")
         }
-        guard draft.client.grants.contains("authorization_code") else {
+        guard draft.client.grants.contains(.authorizationCode) else {
             throw OAuthError(.unauthorizedClient, description: "this client may not use the authorization code grant")
         }
     }

@@ -7,10 +7,10 @@ struct CheckGrantTypeAllowed {
         guard let grantType, !grantType.isEmpty else {
             throw OAuthError(.invalidRequest, description: "required parameter 'grant_type' is missing")
         }
-        guard GrantRegistry.grantTypes.contains(grantType) else {
+        guard let grant = GrantKind(rawValue: grantType), GrantRegistry.grantTypes.contains(grantType) else {
             throw OAuthError(.unsupportedGrantType, description: "grant_type is not supported")
         }
-        guard client.grants.contains(grantType) else {
+        guard client.grants.contains(grant) else {
             throw OAuthError(.unauthorizedClient, description: "client '\(client.id)' may not use grant_type '\(grantType)'")
         }
     }

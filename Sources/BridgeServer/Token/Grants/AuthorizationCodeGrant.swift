@@ -8,7 +8,7 @@ import SignInProtocol
 /// The checks then run on the consumed code: a failed attempt burns it, and the tokens recorded for it are never
 /// handed out (their secrets exist only in this call).
 struct AuthorizationCodeGrant: GrantHandler {
-    static let grantType = TokenRequest.GrantType.authorizationCode
+    static let grant = GrantKind.authorizationCode
     let store: any Store
     let minter: TokenMinter
     let idTokens: IDTokenIssuer?
@@ -33,7 +33,7 @@ struct AuthorizationCodeGrant: GrantHandler {
         sessionContext: String?, at now: Date
     ) async throws(OAuthError) -> TokenResponse {
         let (draft, access, refresh) = minter.draft(
-            withRefresh: client.client.grants.contains(TokenRequest.GrantType.refreshToken), at: now)
+            withRefresh: client.client.grants.contains(.refreshToken), at: now)
         let redemption = try await storeCall {
             try await store.redeemAuthorizationCode(TokenDigest(of: code), at: now, issuing: draft, sessionContext: sessionContext)
         }

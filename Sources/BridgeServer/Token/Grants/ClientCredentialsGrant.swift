@@ -6,7 +6,7 @@ import SignInProtocol
 /// user (so the token's `sub` is the client, and the bootstrapper, which needs a user, refuses it), and no refresh
 /// token (§4.4.3). `scope` is kept as asked; no resource here checks it yet.
 struct ClientCredentialsGrant: GrantHandler {
-    static let grantType = TokenRequest.GrantType.clientCredentials
+    static let grant = GrantKind.clientCredentials
     let store: any Store
     let minter: TokenMinter
 

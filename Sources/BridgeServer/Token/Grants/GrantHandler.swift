@@ -6,8 +6,8 @@ import SignInProtocol
 /// `GrantRegistry.handlerTypes`; the token endpoint, the metadata's `grant_types_supported` and the per-client check
 /// (`CheckGrantTypeAllowed`) all read that one list.
 protocol GrantHandler: Sendable {
-    /// The `grant_type` value this handler answers.
-    static var grantType: String { get }
+    /// The `grant_type` this handler answers.
+    static var grant: GrantKind { get }
     init(_ dependencies: GrantDependencies)
     /// Answers a request whose `grant_type` is `Self.grantType` from a client registered for it.
     func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse
@@ -43,14 +43,14 @@ struct GrantRegistry: Sendable {
         AuthorizationCodeGrant.self, RefreshTokenGrant.self, ClientCredentialsGrant.self, TokenExchangeGrant.self,
     ]
 
-    /// Every supported `grant_type` value.
-    static var grantTypes: [String] { handlerTypes.map { $0.grantType } }
+    /// Every supported `grant_type` value, in the registry's order.
+    static var grantTypes: [String] { handlerTypes.map { $0.grant.rawValue } }
 
     private let handlers: [String: any GrantHandler]
 
     init(_ dependencies: GrantDependencies) {
         var handlers: [String: any GrantHandler] = [:]
-        for type in Self.handlerTypes { handlers[type.grantType] = type.init(dependencies) }
+        for type in Self.handlerTypes { handlers[type.grant.rawValue] = type.init(dependencies) }
         self.handlers = handlers
     }
 

@@ -7,7 +7,7 @@ import SignInProtocol
 /// nothing; presenting a retired token is a replay: the store revokes the whole grant (RFC 9700 §4.14.2). Rotation
 /// applies to confidential clients too (the BCP allows it; one rule for everyone).
 struct RefreshTokenGrant: GrantHandler {
-    static let grantType = TokenRequest.GrantType.refreshToken
+    static let grant = GrantKind.refreshToken
     let store: any Store
     let minter: TokenMinter
     /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.

@@ -9,7 +9,7 @@ import SignInProtocol
 /// Errors as RFC 8693 §2.2.2 says: a bad subject token is `invalid_request`, a target we will not issue for is
 /// `invalid_target`.
 struct TokenExchangeGrant: GrantHandler {
-    static let grantType = TokenRequest.GrantType.tokenExchange
+    static let grant = GrantKind.tokenExchange
     /// RFC 8693 §3.
     static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
 
