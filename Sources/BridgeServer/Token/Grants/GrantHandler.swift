@@ -15,7 +15,8 @@ protocol GrantHandler: Sendable {
 
 /// What every grant handler may use; built once per token endpoint.
 struct GrantDependencies: Sendable {
-    let store: any Store
+    /// The concerns the grants use; each handler keeps the one it calls.
+    let store: any CodeStore & TokenStore
     let minter: TokenMinter
     /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.
     let refreshReuseGrace: TimeInterval
