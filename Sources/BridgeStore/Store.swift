@@ -8,9 +8,11 @@ import Foundation
 /// PostgreSQL one round trip): the authorize request with a signed-in session (`startAuthorization`), each
 /// interaction step (`continueAuthorization`), the code redemption with its token response
 /// (`redeemAuthorizationCode(_:at:issuing:sessionContext:)`), a refresh (`rotateRefreshToken(…issuing:…)`), the
-/// bootstrapper's token check (`bootstrapStatus`), revocation (`revokeToken`) and introspection (`tokenStatus`). A
-/// password sign-in is the one exception: a read before bcrypt and a write after, so that no transaction stays open
-/// while the password hash is computed. `roundTrips` counts the calls that reached the database.
+/// bootstrapper's token check (`bootstrapStatus`), revocation (`revokeToken`) and introspection (`tokenStatus`), a
+/// grant that starts with its token (`createGrant(_:withAccessToken:)`), the broker's session redemption
+/// (`redeemBrokerSession`) and a password change (`changePassword`, with the hash computed before it). A password
+/// sign-in is the one exception: a read before bcrypt and a write after, so that no transaction stays open while the
+/// password hash is computed. `roundTrips` counts the calls that reached the database.
 ///
 /// Every call is atomic: a single-use credential (authorization code, refresh token) is checked and consumed in the
 /// same call, so that two server instances sharing one database can never both accept it (RFC 9700 §4.2.4).

@@ -6,13 +6,15 @@ import PostgresNIO
 
 extension PostgresStore {
     public func recordAccessToken(_ token: AccessTokenRecord) async throws {
-        try await rows(
-            Subject("access token \(token.tokenID)"),
-            """
-            INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
-            VALUES (\(token.tokenID), \(token.grantID.rawValue), \(Milliseconds.from(token.issuedAt)),
-                \(Milliseconds.from(token.expiresAt)))
-            """)
+        try await rows(Subject("access token \(token.tokenID)"), Self.insertAccessToken(token))
+    }
+
+    static func insertAccessToken(_ token: AccessTokenRecord) -> PostgresQuery {
+        """
+        INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
+        VALUES (\(token.tokenID), \(token.grantID.rawValue), \(Milliseconds.from(token.issuedAt)),
+            \(Milliseconds.from(token.expiresAt)))
+        """
     }
 
     public func accessTokenStatus(tokenID: String, at now: Date) async throws -> AccessTokenStatus {

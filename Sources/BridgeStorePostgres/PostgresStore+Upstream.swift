@@ -111,11 +111,11 @@ extension PostgresStore {
         }
     }
 
-    public func redeemBrokerSession(_ digest: TokenDigest, codeChallenge: String, at now: Date) async throws
-        -> BrokerSessionRedemption
-    {
-        let nowMS = Milliseconds.from(now)
-        return try await inTransaction(Subject("broker session")) { tx, logger in
+    public func redeemBrokerSession(_ claim: BrokerSessionClaim, at now: Date) async throws -> BrokerSessionRedemption {
+        let (digest, nowMS) = (claim.session, Milliseconds.from(now))
+        let subject = Subject(
+            "grant \(claim.access.grantID)", tables: ["access_tokens": "access token \(claim.access.tokenID)"])
+        return try await inTransaction(subject) { tx, logger in
             guard
                 let row = try await tx.query(
                     "SELECT * FROM broker_sessions WHERE digest = \(digest.hex) FOR UPDATE", logger: logger
@@ -125,7 +125,7 @@ extension PostgresStore {
             if session.redeemedAt != nil { return .replayed }
             guard session.expiresAt > now else { return .expired }
             let burn = "UPDATE broker_sessions SET redeemed_at = \(nowMS) WHERE digest = \(digest.hex)" as PostgresQuery
-            guard session.codeChallenge == codeChallenge else {
+            guard session.codeChallenge == claim.codeChallenge else {
                 try await tx.query(burn, logger: logger)
                 return .wrongVerifier
             }
@@ -138,8 +138,12 @@ extension PostgresStore {
                     .collect().first?.makeRandomAccess()
             else { return .pending }
             try await tx.query(burn, logger: logger)
+            guard claim.matches(session) else { return .misdirected }
+            let grant = claim.grant(userID: userID, at: now)
+            try await tx.query(Self.insertGrant(grant), logger: logger)
+            try await tx.query(Self.insertAccessToken(claim.access), logger: logger)
             session.redeemedAt = now
-            return .redeemed(session, try Self.user(user))
+            return .redeemed(session, try Self.user(user), grant)
         }
     }
 

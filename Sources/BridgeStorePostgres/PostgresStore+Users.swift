@@ -62,6 +62,31 @@ extension PostgresStore {
         return try row?.int("changed") == 1
     }
 
+    /// One statement: the sessions and grants are found through the updated user, so an unknown user changes nothing.
+    public func changePassword(userID: String, passwordHash: String, at now: Date) async throws -> PasswordChange? {
+        defer { noteChange() }
+        let now = Milliseconds.from(now)
+        let row = try await rows(
+            Subject("password change"),
+            """
+            WITH saved AS (UPDATE users SET password_hash = \(passwordHash) WHERE id = \(userID) RETURNING id),
+            ended AS (
+                UPDATE sessions SET ended_at = \(now)
+                WHERE user_id IN (SELECT id FROM saved) AND ended_at IS NULL AND expires_at > \(now) RETURNING digest
+            ),
+            revoked AS (
+                UPDATE grants SET revoked_at = \(now)
+                WHERE user_id IN (SELECT id FROM saved) AND revoked_at IS NULL RETURNING id
+            ),
+            notified AS (SELECT \(unescaped: notifyChange) FROM saved)
+            SELECT (SELECT count(*) FROM saved) AS found, (SELECT count(*) FROM ended) AS sessions,
+                (SELECT count(*) FROM revoked) AS grants, (SELECT count(*) FROM notified) AS notified
+            """
+        ).first
+        guard let row, try row.int("found") == 1 else { return nil }
+        return PasswordChange(endedSessions: try row.int("sessions"), revokedGrants: try row.int("grants"))
+    }
+
     /// A whole `users` row, with the OpenID Connect claim columns.
     static func user(_ row: PostgresRandomAccessRow) throws -> UserRecord {
         var user = try user(row, prefix: "")
@@ -83,12 +108,33 @@ extension PostgresStore {
 
 extension PostgresStore {
     public func createGrant(_ grant: GrantRecord) async throws {
+        try await rows(Subject("grant \(grant.id)"), Self.insertGrant(grant))
+    }
+
+    static func insertGrant(_ grant: GrantRecord) -> PostgresQuery {
+        """
+        INSERT INTO grants (id, user_id, client_id, scope, session_context, created_at, revoked_at)
+        VALUES (\(grant.id.rawValue), \(grant.userID), \(grant.clientID), \(grant.scope), \(grant.sessionContext),
+            \(Milliseconds.from(grant.createdAt)), \(Milliseconds.from(grant.revokedAt)))
+        """
+    }
+
+    /// One statement, so one round trip and one implicit transaction: a data-modifying CTE inserts the grant and the
+    /// outer INSERT its access token, whose foreign key is checked at the end of the statement (PostgreSQL docs,
+    /// "Data-Modifying Statements in WITH").
+    public func createGrant(_ grant: GrantRecord, withAccessToken access: AccessTokenRecord) async throws {
         try await rows(
-            Subject("grant \(grant.id)"),
+            Subject("grant \(grant.id)", tables: ["access_tokens": "access token \(access.tokenID)"]),
             """
-            INSERT INTO grants (id, user_id, client_id, scope, session_context, created_at, revoked_at)
-            VALUES (\(grant.id.rawValue), \(grant.userID), \(grant.clientID), \(grant.scope), \(grant.sessionContext),
-                \(Milliseconds.from(grant.createdAt)), \(Milliseconds.from(grant.revokedAt)))
+            WITH new_grant AS (
+                INSERT INTO grants (id, user_id, client_id, scope, session_context, created_at, revoked_at)
+                VALUES (\(grant.id.rawValue), \(grant.userID), \(grant.clientID), \(grant.scope), \(grant.sessionContext),
+                    \(Milliseconds.from(grant.createdAt)), \(Milliseconds.from(grant.revokedAt)))
+                RETURNING id)
+            INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
+            SELECT \(access.tokenID), \(access.grantID.rawValue), \(Milliseconds.from(access.issuedAt)),
+                \(Milliseconds.from(access.expiresAt))
+            FROM new_grant
             """)
     }
 

@@ -22,6 +22,17 @@ extension SQLiteStore {
         }
     }
 
+    public func changePassword(userID: String, passwordHash: String, at now: Date) async throws -> PasswordChange? {
+        defer { noteChange() }
+        return try await transaction("password change") { tx in
+            try tx.query("UPDATE users SET password_hash = ? WHERE id = ?", [.text(passwordHash), .text(userID)])
+            guard tx.changes() == 1 else { return nil }
+            return PasswordChange(
+                endedSessions: try Self.endSessions(userID: userID, at: now, in: tx),
+                revokedGrants: try Self.revokeGrants(userID: userID, at: now, in: tx))
+        }
+    }
+
     public func user(id: String) async throws -> UserRecord? {
         try await read("SELECT * FROM users WHERE id = ?", [.text(id)]).first.map { try Self.userWithClaims($0) }
     }
@@ -54,6 +65,13 @@ extension SQLiteStore {
 extension SQLiteStore {
     public func createGrant(_ grant: GrantRecord) async throws {
         try await transaction("grant \(grant.id)") { tx in try Self.insertGrant(grant, in: tx) }
+    }
+
+    public func createGrant(_ grant: GrantRecord, withAccessToken access: AccessTokenRecord) async throws {
+        try await transaction("grant \(grant.id)") { tx in
+            try Self.insertGrant(grant, in: tx)
+            try Self.insertAccessTokenNamingIt(access, in: tx)
+        }
     }
 
     static func insertGrant(_ grant: GrantRecord, in tx: Transaction) throws {
@@ -91,11 +109,13 @@ extension SQLiteStore {
 
     public func revokeGrants(userID: String, at now: Date) async throws -> Int {
         defer { noteChange() }
-        return try await transaction("grant revocation") { tx in
-            try tx.query(
-                "UPDATE grants SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [.millis(now), .text(userID)])
-            return tx.changes()
-        }
+        return try await transaction("grant revocation") { tx in try Self.revokeGrants(userID: userID, at: now, in: tx) }
+    }
+
+    /// Returns how many grants were active.
+    static func revokeGrants(userID: String, at now: Date, in tx: Transaction) throws -> Int {
+        try tx.query("UPDATE grants SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [.millis(now), .text(userID)])
+        return tx.changes()
     }
 
     /// Keeps the first revocation time when called again.
@@ -139,12 +159,15 @@ extension SQLiteStore {
     }
 
     public func endSessions(userID: String, at now: Date) async throws -> Int {
-        try await transaction("session end") { tx in
-            try tx.query(
-                "UPDATE sessions SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL AND expires_at > ?",
-                [.millis(now), .text(userID), .millis(now)])
-            return tx.changes()
-        }
+        try await transaction("session end") { tx in try Self.endSessions(userID: userID, at: now, in: tx) }
+    }
+
+    /// Returns how many sessions were active.
+    static func endSessions(userID: String, at now: Date, in tx: Transaction) throws -> Int {
+        try tx.query(
+            "UPDATE sessions SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL AND expires_at > ?",
+            [.millis(now), .text(userID), .millis(now)])
+        return tx.changes()
     }
 
     public func purgeExpired(before cutoff: Date, limit: Int) async throws -> Int {

@@ -30,6 +30,15 @@ extension SQLiteStore {
         try tx.query(insertAccessTokenSQL, binds(token))
     }
 
+    /// `insertAccessToken` in a transaction named for something else (a grant): its faults name the token.
+    static func insertAccessTokenNamingIt(_ token: AccessTokenRecord, in tx: Transaction) throws {
+        do {
+            try insertAccessToken(token, in: tx)
+        } catch let error as SQLiteError {
+            throw storeError(error, what: "access token \(token.tokenID)")
+        }
+    }
+
     static let insertAccessTokenSQL =
         "INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at) VALUES (?, ?, ?, ?)"
 

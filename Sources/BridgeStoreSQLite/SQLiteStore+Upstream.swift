@@ -100,17 +100,16 @@ extension SQLiteStore {
         }
     }
 
-    public func redeemBrokerSession(_ digest: TokenDigest, codeChallenge: String, at now: Date) async throws
-        -> BrokerSessionRedemption
-    {
-        try await transaction("broker session") { tx in
+    public func redeemBrokerSession(_ claim: BrokerSessionClaim, at now: Date) async throws -> BrokerSessionRedemption {
+        let digest = claim.session
+        return try await transaction("grant \(claim.access.grantID)") { tx in
             guard let row = try tx.query("SELECT * FROM broker_sessions WHERE digest = ?", [.text(digest.hex)]).first
             else { return .unknown }
             var session = try Self.brokerSession(row)
             if session.redeemedAt != nil { return .replayed }
             guard session.expiresAt > now else { return .expired }
             let burn = { _ = try tx.query("UPDATE broker_sessions SET redeemed_at = ? WHERE digest = ?", [.millis(now), .text(digest.hex)]) }
-            guard session.codeChallenge == codeChallenge else {
+            guard session.codeChallenge == claim.codeChallenge else {
                 try burn()
                 return .wrongVerifier
             }
@@ -122,8 +121,12 @@ extension SQLiteStore {
                 let user = try tx.query("SELECT * FROM users WHERE id = ?", [.text(userID)]).first
             else { return .pending }
             try burn()
+            guard claim.matches(session) else { return .misdirected }
+            let grant = claim.grant(userID: userID, at: now)
+            try Self.insertGrant(grant, in: tx)
+            try Self.insertAccessTokenNamingIt(claim.access, in: tx)
             session.redeemedAt = now
-            return .redeemed(session, try Self.userWithClaims(user))
+            return .redeemed(session, try Self.userWithClaims(user), grant)
         }
     }
 

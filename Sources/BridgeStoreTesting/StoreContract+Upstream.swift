@@ -31,6 +31,16 @@ enum UpstreamContract {
             codeChallenge: challenge, createdAt: t0, expiresAt: expiresAt)
     }
 
+    /// The app's redemption of a broker session of `broker(_:)`, with a new access token in a new grant.
+    static func claim(
+        _ session: TokenDigest, challenge: String = "challenge", upstream: String = "idp", client: String = "app"
+    ) -> BrokerSessionClaim {
+        BrokerSessionClaim(
+            session: session, codeChallenge: challenge, upstreamID: upstream, clientID: client, scope: "openid profile",
+            access: AccessTokenRecord(
+                tokenID: UUID().uuidString, grantID: .generate(), issuedAt: t0, expiresAt: seconds(3600)))
+    }
+
     static let stateIsTakenOnce = StoreContractCheck("upstream: stateIsTakenOnce") { kind in
         try await withStore(kind) { store in
             let state = SecretToken()
@@ -112,23 +122,24 @@ enum UpstreamContract {
             else { Issue.record("the login was not taken"); return }
             #expect(taken.brokerSessionID == secret.value && withSession == session)
             // Before the upstream login finished: pending, and not used up.
-            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(5)) == .pending)
+            #expect(try await store.redeemBrokerSession(claim(secret.digest), at: seconds(5)) == .pending)
             let completion = SecretToken()
             let signedIn = try await store.signInUpstream(
                 identity("s5"), end: .brokerSession(secret.digest, completion: completion.digest), at: seconds(10))
             #expect(signedIn.ended)
             // Completed, the session answers only to the deep link's secret, not to the id /login gave.
-            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(15)) == .unknown)
+            #expect(try await store.redeemBrokerSession(claim(secret.digest), at: seconds(15)) == .unknown)
             var redeemed = session
             redeemed.digest = completion.digest
             redeemed.userID = "idp-s5"
             redeemed.completedAt = seconds(10)
             redeemed.redeemedAt = seconds(20)
+            let redemption = claim(completion.digest)
             #expect(
-                try await store.redeemBrokerSession(completion.digest, codeChallenge: "challenge", at: seconds(20))
-                    == .redeemed(redeemed, identity("s5").newUser))
+                try await store.redeemBrokerSession(redemption, at: seconds(20))
+                    == .redeemed(redeemed, identity("s5").newUser, redemption.grant(userID: "idp-s5", at: seconds(20))))
             #expect(
-                try await store.redeemBrokerSession(completion.digest, codeChallenge: "challenge", at: seconds(21)) == .replayed)
+                try await store.redeemBrokerSession(claim(completion.digest), at: seconds(21)) == .replayed)
         }
     }
 
@@ -142,9 +153,9 @@ enum UpstreamContract {
             _ = try await store.signInUpstream(
                 identity("s6"), end: .brokerSession(secret.digest, completion: completion.digest), at: seconds(10))
             #expect(
-                try await store.redeemBrokerSession(completion.digest, codeChallenge: "guess", at: seconds(11)) == .wrongVerifier)
+                try await store.redeemBrokerSession(claim(completion.digest, challenge: "guess"), at: seconds(11)) == .wrongVerifier)
             #expect(
-                try await store.redeemBrokerSession(completion.digest, codeChallenge: "challenge", at: seconds(12)) == .replayed)
+                try await store.redeemBrokerSession(claim(completion.digest), at: seconds(12)) == .replayed)
         }
     }
 
@@ -156,7 +167,7 @@ enum UpstreamContract {
             let late = try await store.signInUpstream(
                 identity("s7"), end: .brokerSession(secret.digest, completion: SecretToken().digest), at: seconds(300))
             #expect(!late.ended)
-            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(300)) == .expired)
+            #expect(try await store.redeemBrokerSession(claim(secret.digest), at: seconds(300)) == .expired)
         }
     }
 
@@ -168,7 +179,7 @@ enum UpstreamContract {
         try await withStore(kind) { store in
             let secret = SecretToken()
             try await store.startUpstreamLogin(login(SecretToken(), broker: secret), broker: broker(secret))
-            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(5)) == .pending)
+            #expect(try await store.redeemBrokerSession(claim(secret.digest), at: seconds(5)) == .pending)
             #expect(try await store.failBrokerSession(secret.digest, failure: "access_denied", at: seconds(6)))
             #expect(try await !store.failBrokerSession(secret.digest, failure: "server_error", at: seconds(6)))
             // No completion after a failure: the sign-in that failed cannot also succeed.
@@ -176,9 +187,9 @@ enum UpstreamContract {
                 identity("s8"), end: .brokerSession(secret.digest, completion: SecretToken().digest), at: seconds(7))
             #expect(!late.ended)
             #expect(
-                try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(8))
+                try await store.redeemBrokerSession(claim(secret.digest), at: seconds(8))
                     == .failed("access_denied"))
-            #expect(try await store.redeemBrokerSession(secret.digest, codeChallenge: "challenge", at: seconds(9)) == .replayed)
+            #expect(try await store.redeemBrokerSession(claim(secret.digest), at: seconds(9)) == .replayed)
             // Unknown and expired sessions are left alone.
             #expect(try await !store.failBrokerSession(SecretToken().digest, failure: "access_denied", at: seconds(9)))
             let old = SecretToken()

@@ -43,7 +43,8 @@ public enum StoreContract {
         UserContract.all + TokenContract.all + TokenResponseContract.all + SingleUseContract.all
             + RefreshTokenStatusContract.all + ReuseGraceContract.all + SignInContract.all + BurstContract.all
             + AuthorizationStepContract.all + TokenStepContract.all + BootstrapStepContract.all + AppToAppContract.all
-            + ExchangeCodeContract.all + UpstreamContract.all
+            + ExchangeCodeContract.all + UpstreamContract.all + BrokerSessionStepContract.all + NewGrantStepContract.all
+            + PasswordChangeContract.all
     }
 }
 

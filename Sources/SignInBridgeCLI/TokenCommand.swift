@@ -55,8 +55,7 @@ struct TokenCommand: AsyncParsableCommand {
                 }
                 let now = Date()
                 let grant = GrantRecord(userID: user, clientID: client, scope: scope, createdAt: now)
-                try await app.store.createGrant(grant)
-                let issued = try await app.accessTokenIssuer.issue(in: grant, at: now)
+                let issued = try await app.accessTokenIssuer.issue(inNewGrant: grant, at: now)
                 print(issued.token)
                 printToStandardError("expires \(ISO8601DateFormatter().string(from: issued.expiresAt)) (grant \(grant.id))")
                 try await app.store.close()

@@ -84,10 +84,13 @@ struct RefreshAndClientCredentialsTests {
     @Test func clientCredentialsGivesAConfidentialClientAUserlessToken() async throws {
         let bridge = try await TestBridge.makeForTokens()
         try await bridge.app.makeApplication().test(.live) { client in
+            let trips = bridge.store.roundTrips
             let exchange = try await client.postForm(
                 "/oauth2/token", ["grant_type": "client_credentials", "scope": "reports"],
                 basic: ("backend", TokenTestClients.backendSecret))
             #expect(exchange.status == .ok)
+            // One store step: the grant and its access token.
+            #expect(bridge.store.roundTrips - trips == 1)
             expectNoStore(exchange)
             #expect(exchange.refreshToken == nil)  // RFC 6749 §4.4.3
             #expect(exchange.json["scope"] as? String == "reports")

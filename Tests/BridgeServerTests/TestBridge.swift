@@ -62,8 +62,7 @@ struct TestBridge: Sendable {
     /// A token as `signin-bridge token issue` makes one.
     func issueToken(user: String = "alice", client: String = "office") async throws -> IssuedAccessToken {
         let grant = GrantRecord(userID: user, clientID: client, scope: "wopi", createdAt: clock.now)
-        try await store.createGrant(grant)
-        return try await app.accessTokenIssuer.issue(in: grant, at: clock.now)
+        return try await app.accessTokenIssuer.issue(inNewGrant: grant, at: clock.now)
     }
 }
 

@@ -158,21 +158,11 @@ extension BridgeServerApp {
         try await passwordHasher.hash(password)
     }
 
-    /// What a password change ended.
-    public struct PasswordChange: Sendable, Hashable {
-        public var endedSessions: Int
-        public var revokedGrants: Int
-    }
-
     /// Sets a new password, then ends every session of the user and revokes every grant (with it each access,
     /// WOPI and refresh token), so every app must sign in again (Office manual test 10). Nil for an unknown user.
+    /// One store step; the bcrypt hash is computed before it, so no transaction waits for it.
     public func changePassword(userID: String, to password: String) async throws -> PasswordChange? {
-        guard var user = try await store.user(id: userID) else { return nil }
-        user.passwordHash = try await hashPassword(password)
-        try await store.saveUser(user)
-        let now = self.now()
-        let sessions = try await store.endSessions(userID: userID, at: now)
-        let grants = try await store.revokeGrants(userID: userID, at: now)
-        return PasswordChange(endedSessions: sessions, revokedGrants: grants)
+        let hash = try await hashPassword(password)
+        return try await store.changePassword(userID: userID, passwordHash: hash, at: now())
     }
 }

@@ -9,11 +9,11 @@ struct TokenMinter: Sendable {
     /// Nil: refresh tokens live until rotated or revoked.
     let refreshTokenLifetime: TimeInterval?
 
-    /// Signs an access token for `scope` (which may be narrower than the grant's) in `grant`.
-    func accessToken(in grant: GrantRecord, scope: String, at now: Date) async throws -> IssuedAccessToken {
-        var narrowed = grant
-        narrowed.scope = scope
-        return try await accessTokens.issue(in: narrowed, at: now)
+    /// The answer of a grant that starts with its token response (client credentials, token exchange): the grant
+    /// and its access token in one store step; no refresh token.
+    func respond(creating grant: GrantRecord, at now: Date) async throws(OAuthError) -> TokenResponse {
+        let access = try await storeCall { try await accessTokens.issue(inNewGrant: grant, at: now) }
+        return Self.response(access, issuedAt: now, refreshToken: nil, scope: grant.scope)
     }
 
     /// The tokens of a response drafted before the store step that records them: the access token's id and times,

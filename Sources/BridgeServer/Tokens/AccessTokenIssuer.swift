@@ -12,7 +12,8 @@ public struct IssuedAccessToken: Sendable {
 
 /// Signs access tokens (ES256, `kid` in the JWKS, `typ: at+jwt` per RFC 9068 §2.1) and records their id in the store,
 /// so that any token can be revoked before it expires. The token endpoint drafts, records and signs in its own store
-/// step (`TokenMinter`); `issue` is for `signin-bridge token issue` and the session broker.
+/// step (`TokenMinter`), as does the session broker; `issue` is for grants that start with their token (client
+/// credentials, token exchange, `signin-bridge token issue`).
 public struct AccessTokenIssuer: Sendable {
     let keys: SigningKeySet
     let store: any Store
@@ -29,12 +30,11 @@ public struct AccessTokenIssuer: Sendable {
         self.lifetime = lifetime
     }
 
-    /// Issues a token in `grant` (which must exist in the store).
-    public func issue(in grant: GrantRecord, at now: Date) async throws -> IssuedAccessToken {
+    /// Issues a token in `grant`, which this creates: one store step, the grant and the token or neither.
+    public func issue(inNewGrant grant: GrantRecord, at now: Date) async throws -> IssuedAccessToken {
         let draft = self.draft(at: now)
         let issued = try sign(draft, in: grant)
-        try await store.recordAccessToken(
-            AccessTokenRecord(tokenID: draft.tokenID, grantID: grant.id, issuedAt: draft.issuedAt, expiresAt: draft.expiresAt))
+        try await store.createGrant(grant, withAccessToken: draft.record(in: grant.id))
         return issued
     }
 
@@ -62,4 +62,9 @@ struct AccessTokenDraft: Sendable {
     let tokenID: String
     let issuedAt: Date
     let expiresAt: Date
+
+    /// What the store step that creates `grant` records of this token.
+    func record(in grant: GrantID) -> AccessTokenRecord {
+        AccessTokenRecord(tokenID: tokenID, grantID: grant, issuedAt: issuedAt, expiresAt: expiresAt)
+    }
 }

@@ -131,21 +131,22 @@ struct BrokerEndpoints: Sendable {
         }
         let now = environment.now()
         let refused = OAuthError(.invalidGrant, description: "the session is unknown, expired, used or the verifier is wrong")
-        switch try await environment.store.redeemBrokerSession(
-            TokenDigest(of: sessionID), codeChallenge: verifier.challenge(method: .s256).value, at: now)
-        {
-        case .redeemed(let session, let user) where session.upstreamID == provider.settings.id && session.clientID == client.id:
-            let grant = GrantRecord(
-                userID: user.id, clientID: client.id, scope: client.allowedScopes.joined(separator: " "), createdAt: now)
-            try await environment.store.createGrant(grant)
-            let issued = try await tokens.issue(in: grant, at: now)
+        // Drafted before the step that records it in the new grant, signed after (as the token endpoint does).
+        let access = tokens.draft(at: now)
+        let claim = BrokerSessionClaim(
+            session: TokenDigest(of: sessionID), codeChallenge: verifier.challenge(method: .s256).value,
+            upstreamID: provider.settings.id, clientID: client.id, scope: client.allowedScopes.joined(separator: " "),
+            access: access.record(in: .generate()))
+        switch try await environment.store.redeemBrokerSession(claim, at: now) {
+        case .redeemed(_, let user, let grant):
+            let issued = try tokens.sign(access, in: grant)
             context.logger.info("broker session redeemed", metadata: ["user": "\(user.id)"])
             return OAuthHTTPResponse.json(
                 JSONBody.bytes(
                     SessionAnswer(
                         token: issued.token,
                         user: .init(name: user.friendlyName, email: user.email, phoneNumber: user.phoneNumber))))
-        case .redeemed:
+        case .misdirected:
             context.logger.notice("broker session redeemed at another provider's path")
             return Self.error(refused)
         case .pending:

@@ -50,6 +50,10 @@ public protocol AuthorizationStore: Sendable {
 /// Grants: one user's authorization of one client; every code and token hangs off one.
 public protocol GrantStore: Sendable {
     func createGrant(_ grant: GrantRecord) async throws
+    /// The step of a grant that starts with its token response (client credentials, RFC 6749 §4.4; token exchange,
+    /// RFC 8693): creates `grant` and records `access` (whose `grantID` is `grant.id`) in it, in one call: both or
+    /// neither. Errors as `createGrant` and `recordAccessToken`.
+    func createGrant(_ grant: GrantRecord, withAccessToken access: AccessTokenRecord) async throws
     func grant(id: GrantID) async throws -> GrantRecord?
     /// Stores the latest `X-WOPI-SessionContext` Office sent with this grant. False if unknown.
     @discardableResult

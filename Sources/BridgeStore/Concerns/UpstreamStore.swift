@@ -19,10 +19,11 @@ public protocol UpstreamStore: Sendable {
     /// browser session for that user, or the broker session completed with it. One transaction.
     func signInUpstream(_ identity: UpstreamIdentity, end: UpstreamSignInEnd, at now: Date) async throws -> UpstreamSignIn
 
-    /// The broker's `POST …/session`: the session is taken once, and only with the right PKCE challenge (computed by
-    /// the caller from the presented verifier). A wrong challenge burns the session.
-    func redeemBrokerSession(_ digest: TokenDigest, codeChallenge: String, at now: Date) async throws
-        -> BrokerSessionRedemption
+    /// The broker's `POST …/session` (one call): the session is taken once, and only with the right PKCE challenge
+    /// (computed by the caller from the presented verifier); a wrong challenge burns the session. When it is taken
+    /// with its user, for `claim`'s provider and client, the grant of that user to the client is created and the
+    /// drafted access token recorded in it, in the same transaction.
+    func redeemBrokerSession(_ claim: BrokerSessionClaim, at now: Date) async throws -> BrokerSessionRedemption
 
     /// Ends a broker session whose upstream sign-in failed, with the error the app is told (`failure`): the next
     /// redemption with the right verifier answers `.failed` at once instead of `.pending` until the session expires.
@@ -185,9 +186,50 @@ public struct BrokerSessionRecord: Sendable, Hashable {
     }
 }
 
+/// What the app presents at `POST /auth/{provider}/session`, and what to issue when it redeems the session.
+public struct BrokerSessionClaim: Sendable, Hashable {
+    /// The digest of the deep link's `sessionId`.
+    public var session: TokenDigest
+    /// The S256 challenge of the presented verifier (RFC 7636 §4.6).
+    public var codeChallenge: String
+    /// The provider whose path was posted to; a session started at another is burnt, and nothing issued.
+    public var upstreamID: String
+    /// The broker's app client, which gets the grant; a session of another client is burnt, and nothing issued.
+    public var clientID: String
+    /// The new grant's scope.
+    public var scope: String
+    /// The access token to record; its `grantID` is the id of the grant this step creates.
+    public var access: AccessTokenRecord
+
+    public init(
+        session: TokenDigest, codeChallenge: String, upstreamID: String, clientID: String, scope: String,
+        access: AccessTokenRecord
+    ) {
+        self.session = session
+        self.codeChallenge = codeChallenge
+        self.upstreamID = upstreamID
+        self.clientID = clientID
+        self.scope = scope
+        self.access = access
+    }
+
+    /// The grant this claim creates for `userID` when it redeems the session.
+    public func grant(userID: String, at now: Date) -> GrantRecord {
+        GrantRecord(id: access.grantID, userID: userID, clientID: clientID, scope: scope, createdAt: now)
+    }
+
+    /// Whether `session` was started for this claim's provider and client.
+    public func matches(_ session: BrokerSessionRecord) -> Bool {
+        session.upstreamID == upstreamID && session.clientID == clientID
+    }
+}
+
 public enum BrokerSessionRedemption: Sendable, Hashable {
-    /// This call took the session: its user, with the email and phone claims.
-    case redeemed(BrokerSessionRecord, UserRecord)
+    /// This call took the session: its user, with the email and phone claims, and the grant created for them, in
+    /// which the claim's access token is recorded.
+    case redeemed(BrokerSessionRecord, UserRecord, GrantRecord)
+    /// The right verifier for a finished session of another provider or client: burnt, nothing issued.
+    case misdirected
     /// The right verifier, but the upstream login has not finished: nothing changed.
     case pending
     /// The right verifier, and the upstream sign-in failed with this error: the session is now used up.

@@ -11,6 +11,22 @@ public protocol UserStore: Sendable {
     /// sessions and revoke their grants first (`endSessions`, `revokeGrants`).
     @discardableResult
     func deleteUser(id: String) async throws -> Bool
+
+    /// A password change (one call): sets the user's password hash (computed before the call, so that no
+    /// transaction waits for bcrypt), ends every session of the user and revokes every grant, and with it each
+    /// access, WOPI and refresh token, so every app must sign in again. Nil, and nothing changed, for an unknown user.
+    func changePassword(userID: String, passwordHash: String, at now: Date) async throws -> PasswordChange?
+}
+
+/// What a password change ended.
+public struct PasswordChange: Sendable, Hashable {
+    public var endedSessions: Int
+    public var revokedGrants: Int
+
+    public init(endedSessions: Int, revokedGrants: Int) {
+        self.endedSessions = endedSessions
+        self.revokedGrants = revokedGrants
+    }
 }
 
 /// Signed-in browsers of the sign-in pages.

@@ -222,8 +222,11 @@ struct SignInFlowTests {
             let browser = TestBrowser(client)
             let done = try await browser.decide("allow", on: try await Self.signInToConsent(browser))
             let code = try done.redirectCode()
+            let trips = bridge.store.roundTrips
             let change = try #require(try await bridge.app.changePassword(userID: "alice", to: "a new password"))
             #expect(change.endedSessions == 1 && change.revokedGrants == 1)
+            #expect(bridge.store.roundTrips - trips == 1)
+            #expect(try await bridge.app.changePassword(userID: "nobody", to: "a new password") == nil)
             // The code's grant is revoked, so it cannot be redeemed any more.
             #expect(try await bridge.store.redeemAuthorizationCode(TokenDigest(of: code), at: bridge.clock.now) == .revoked)
             // The session is gone: the next authorize shows the sign-in page, and the old password fails.

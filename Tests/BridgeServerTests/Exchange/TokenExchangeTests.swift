@@ -27,8 +27,11 @@ struct TokenExchangeTests {
         let bridge = try await ExchangeFixture.make()
         let user = try await bridge.issueToken(user: "alice", client: "contoso-app")
         try await bridge.app.makeApplication().test(.live) { client in
+            let trips = bridge.store.roundTrips
             let exchanged = try await Self.exchange(client, subject: user.token, extra: [("audience", "contoso-backend")])
             #expect(exchanged.status == .ok)
+            // The subject token's status (a read), then one step: the new grant and its access token.
+            #expect(bridge.store.roundTrips - trips == 2)
             expectNoStore(exchanged)
             #expect(exchanged.json["issued_token_type"] as? String == ExchangeFixture.accessTokenType)
             #expect(exchanged.json["token_type"] as? String == "Bearer")

@@ -9,7 +9,7 @@ import SignInProtocol
 /// handed out (their secrets exist only in this call).
 struct AuthorizationCodeGrant: GrantHandler {
     static let grant = GrantKind.authorizationCode
-    let store: any Store
+    let store: any CodeStore
     let minter: TokenMinter
     let idTokens: IDTokenIssuer?
 

@@ -7,11 +7,9 @@ import SignInProtocol
 /// token (§4.4.3). `scope` is kept as asked; no resource here checks it yet.
 struct ClientCredentialsGrant: GrantHandler {
     static let grant = GrantKind.clientCredentials
-    let store: any Store
     let minter: TokenMinter
 
     init(_ dependencies: GrantDependencies) {
-        store = dependencies.store
         minter = dependencies.minter
     }
 
@@ -23,10 +21,7 @@ struct ClientCredentialsGrant: GrantHandler {
         guard !client.client.isPublic else {
             throw OAuthError(.unauthorizedClient, description: "client_credentials needs a confidential client (RFC 6749 section 4.4)")
         }
-        let scope = scope ?? ""
-        let grant = GrantRecord(userID: "", clientID: client.id, scope: scope, createdAt: now)
-        try await storeCall { try await store.createGrant(grant) }
-        let access = try await storeCall { try await minter.accessToken(in: grant, scope: scope, at: now) }
-        return TokenMinter.response(access, issuedAt: now, refreshToken: nil, scope: scope)
+        let grant = GrantRecord(userID: "", clientID: client.id, scope: scope ?? "", createdAt: now)
+        return try await minter.respond(creating: grant, at: now)
     }
 }

@@ -9,13 +9,14 @@ protocol GrantHandler: Sendable {
     /// The `grant_type` this handler answers.
     static var grant: GrantKind { get }
     init(_ dependencies: GrantDependencies)
-    /// Answers a request whose `grant_type` is `Self.grantType` from a client registered for it.
+    /// Answers a request whose `grant_type` is `Self.grant` from a client registered for it.
     func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse
 }
 
 /// What every grant handler may use; built once per token endpoint.
 struct GrantDependencies: Sendable {
-    let store: any Store
+    /// The concerns the grants use; each handler keeps the one it calls.
+    let store: any CodeStore & TokenStore
     let minter: TokenMinter
     /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.
     let refreshReuseGrace: TimeInterval

@@ -8,7 +8,7 @@ import SignInProtocol
 /// applies to confidential clients too (the BCP allows it; one rule for everyone).
 struct RefreshTokenGrant: GrantHandler {
     static let grant = GrantKind.refreshToken
-    let store: any Store
+    let store: any TokenStore
     let minter: TokenMinter
     /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.
     let reuseGrace: TimeInterval

@@ -13,7 +13,6 @@ struct TokenExchangeGrant: GrantHandler {
     /// RFC 8693 §3.
     static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
 
-    let store: any Store
     let minter: TokenMinter
     let verifier: AccessTokenVerifier
     let merchants: MerchantClients
@@ -21,7 +20,6 @@ struct TokenExchangeGrant: GrantHandler {
     let issuer: String
 
     init(_ dependencies: GrantDependencies) {
-        store = dependencies.store
         minter = dependencies.minter
         verifier = dependencies.verifier
         merchants = dependencies.merchants
@@ -41,9 +39,7 @@ struct TokenExchangeGrant: GrantHandler {
         let offered = MerchantClients.narrowed(subject.claims.scope ?? subject.grant.scope, for: target)
         let scope = try CheckScopeNarrowing.check(requested: request.token.scope, granted: offered)
         let grant = GrantRecord(userID: subject.grant.userID, clientID: target.id, scope: scope, createdAt: request.now)
-        try await storeCall { try await store.createGrant(grant) }
-        let access = try await storeCall { try await minter.accessToken(in: grant, scope: scope, at: request.now) }
-        var response = TokenMinter.response(access, issuedAt: request.now, refreshToken: nil, scope: scope)
+        var response = try await minter.respond(creating: grant, at: request.now)
         response.issuedTokenType = Self.accessTokenType
         return response
     }
