@@ -193,8 +193,10 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var id: String
         /// Public clients (native apps, RFC 8252) have no secret and must use PKCE.
         public var `public`: Bool?
-        /// `sha256:<hex>` of the client secret (random, so a fast hash is enough); required unless `public`.
+        /// `sha256:<hex>` of the client secret (random, so a fast hash is enough); required unless `public` or `secrets`.
         public var secretHash: String?
+        /// More secrets, each with an optional expiry, so a partner can switch secrets without an outage (`Secret`).
+        public var secrets: [Secret]?
         public var redirectUris: [String]
         public var grants: [String]
         /// Alternative token endpoint sent as `tk` in the final redirect (Microsoft's Office app-to-app docs).
