@@ -63,7 +63,11 @@ enum BridgeConfigSchema {
     "signingKeys": {
       "type": "object", "additionalProperties": false,
       "properties": {
-        "file": { "type": "string", "minLength": 1, "default": "data/signing-keys.json" }
+        "file": { "type": "string", "minLength": 1, "default": "data/signing-keys.json" },
+        "publishBeforeSigningSeconds": {
+          "type": "integer", "minimum": 0, "maximum": 2592000, "default": 86400,
+          "description": "How long `keys rotate` publishes a next key in the JWKS before it may sign: at least as long as relying parties cache the JWKS (this server says max-age=300)."
+        }
       }
     },
     "log": {

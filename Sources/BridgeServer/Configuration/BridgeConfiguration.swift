@@ -58,8 +58,11 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     }
 
     public struct SigningKeys: Sendable, Codable, Hashable {
-        /// A JSON file of ES256 keys; created with a fresh key (mode 0600) on first start when absent.
+        /// A JSON file of ES256 and RS256 keys; created with fresh keys (mode 0600) on first start when absent.
         public var file: String
+        /// How long `keys rotate` publishes a next key in the JWKS before it may sign (docs/keys-and-secrets.md): at
+        /// least as long as relying parties cache the JWKS. A day by default.
+        public var publishBeforeSigningSeconds: Int
     }
 
     public struct LogSettings: Sendable, Codable, Hashable {

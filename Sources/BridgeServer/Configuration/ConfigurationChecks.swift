@@ -50,6 +50,12 @@ struct ConfigurationChecks {
             checkURL(prefix, at: "wopi.wopiSrcPrefixes[\(index)]", allowPath: true)
         }
         checkClients(config.clients)
+        if config.signingKeys.publishBeforeSigningSeconds < BridgeRoutes.cacheMaxAgeSeconds {
+            warning(
+                "signingKeys.publishBeforeSigningSeconds",
+                "is shorter than the JWKS cache lifetime (max-age=\(BridgeRoutes.cacheMaxAgeSeconds)): a relying party may "
+                    + "not know a new key when it starts signing")
+        }
         checkUsers(config.users)
         checkUpstreams(config)
         for (index, proxy) in (config.listen.trustedProxies ?? []).enumerated() where IPAddressRange(proxy) == nil {
