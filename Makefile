@@ -34,6 +34,7 @@ test: test-deps
 	python3 scripts/test/crash_recovery.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/hostile.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/exchange_flow.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	python3 scripts/test/key_rotation.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/upstream_broker.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
 	python3 scripts/test/conform/fixture_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"

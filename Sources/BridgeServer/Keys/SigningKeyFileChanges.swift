@@ -33,6 +33,9 @@ extension SigningKeyFile {
     public static func list(path: String, timing: SigningKeyTiming, now: Date = Date()) throws(ConfigurationError)
         -> [ListedSigningKey]
     {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw problem("the key file \(path) does not exist yet: serve creates it at first start, keys rotate too")
+        }
         var contents = try read(path: path)
         SigningKeyRotation.stampStatuses(&contents, now: now)
         return Contents.algorithms.flatMap { alg in
