@@ -6,8 +6,9 @@
   signed before the rotation still opens both bootstrappers;
 - `keys retire` is refused while that token may live; with --force the old key leaves both JWKS and its token is
   refused.
-Each instance has its own SQLite store (the keys, not the database, are what is shared here), so each instance's
-bootstrapper is given the tokens it issued itself.
+With SIGNIN_BRIDGE_TEST_POSTGRES_URL set (scripts/test/postgres.sh run), both instances use one fresh PostgreSQL
+database, as behind a load balancer; without it each has its own SQLite store. The keys live in the shared file either
+way; each instance's bootstrapper is given the tokens it issued itself, which works for both stores.
 Ends with the line "N passed, N failed"; exits 1 on any failure.
 """
 import argparse
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from flows.bridge import Browser, Server, bootstrap, free_port, redeem, request, write_config  # noqa: E402
 
 from flows.tally import check, tally  # noqa: E402
+from multi_instance import fresh_database  # noqa: E402
 
 RELOAD_WAIT = 8.0   # the server checks the key file every 5 s
 
@@ -61,20 +63,24 @@ def main():
     arguments = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="signin-bridge-keys-"))
     key_file = root / "shared" / "signing-keys.json"
+    postgres = os.environ.get("SIGNIN_BRIDGE_TEST_POSTGRES_URL")
+    environment = dict(os.environ, SIGNIN_BRIDGE_STORE_URL=fresh_database(postgres)) if postgres else None
     servers = []
     for name in ("a", "b"):
         directory = root / name
         directory.mkdir()
         port = free_port()
         servers.append(Server(arguments.binary, write_config(directory, port, keys=key_file), port,
-                              directory / "server.log"))
+                              directory / "server.log", env=environment))
     config = servers[0].config
     try:
         with ThreadPoolExecutor(max_workers=2) as pool:
             list(pool.map(lambda server: server.start(), servers))
         a, b = (server.port for server in servers)
         first = published_kids(a)
-        check(len(first) == 2 and published_kids(b) == first, "two instances started together publish one key set")
+        store = "one PostgreSQL database" if postgres else "their own SQLite stores"
+        check(len(first) == 2 and published_kids(b) == first,
+              f"two instances started together over {store} publish one key set")
 
         old_tokens = {port: token_at(port) for port in (a, b)}
         old_kid = header_kid(old_tokens[a])
