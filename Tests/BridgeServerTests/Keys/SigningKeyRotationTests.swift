@@ -95,6 +95,26 @@ struct SigningKeyRotationTests {
         #expect(kids.count == 2 && !kids.contains(keys.signingKey.kid) && !kids.contains(keys.rsaSigningKey.kid))
     }
 
+    /// ES256 waits for the longest of its tokens: access tokens, or the WOPI tokens sealed with keys derived from it.
+    @Test func theWaitsComeFromTheConfiguration() throws {
+        let yaml = """
+            issuer: https://files.example
+            signingKeys: {publishBeforeSigningSeconds: 60}
+            tokens: {accessTokenLifetimeSeconds: 900}
+            wopi:
+              ecosystemUrlTemplate: https://files.example/wopi/ecosystem?access_token={access_token}
+              rootContainer: {name: Files, urlTemplate: "https://files.example/wopi/root?access_token={access_token}"}
+              wopiSrcPrefixes: [https://files.example/wopi/files/]
+              accessTokenLifetimeSeconds: 7200
+            """
+        let loaded = try ConfigurationLoader(environment: [:]).load(yaml: yaml)
+        let timing = SigningKeyTiming(configuration: loaded.configuration)
+        #expect(timing.publishBeforeSigning == 60)
+        #expect(timing.tokenLifetime == ["ES256": 7200, "RS256": 900])
+        let warning = loaded.warnings.first { $0.keyPath == "signingKeys.publishBeforeSigningSeconds" }
+        #expect(warning?.message.contains("max-age=300") == true, "\(loaded.warnings)")
+    }
+
     /// `serve` notices a rotation by the file's identity: every change replaces the file, so the identity changes.
     @Test func theWatchSeesEveryChangeOfTheFile() async throws {
         let (path, _) = try await Self.newFile()
