@@ -29,7 +29,8 @@ test: test-deps
 	bash scripts/test/postgres.sh run $(SWIFT) test
 	bash scripts/test/postgres.sh run sh -c 'python3 scripts/test/multi_instance.py --binary "$$0" && \
 		python3 scripts/test/outage.py --binary "$$0" --state "$$SIGNIN_BRIDGE_POSTGRES_STATE" && \
-		python3 scripts/test/crash_recovery.py --binary "$$0" --postgres' \
+		python3 scripts/test/crash_recovery.py --binary "$$0" --postgres && \
+		python3 scripts/test/key_rotation.py --binary "$$0"' \
 		"$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/crash_recovery.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/hostile.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"

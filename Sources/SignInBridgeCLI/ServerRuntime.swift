@@ -15,7 +15,9 @@ struct ServerRuntime {
         do {
             let (keys, created) = try await SigningKeyFile.loadOrCreate(path: configuration.signingKeys.file)
             return ServerRuntime(
-                app: BridgeServerApp(configuration: configuration, store: store, keys: keys, logger: logger),
+                app: BridgeServerApp(
+                    configuration: configuration, store: store, keys: keys, keyFile: configuration.signingKeys.file,
+                    logger: logger),
                 createdSigningKeys: created)
         } catch {
             try? await store.close()

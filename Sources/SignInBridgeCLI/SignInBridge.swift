@@ -13,7 +13,7 @@ struct SignInBridge: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ChallengeCommand.self, URLCommand.self, ServeCommand.self, ConfigCommand.self, TokenCommand.self,
-            LintCommand.self, UserCommand.self, MigrateCommand.self, ConformCommand.self,
+            LintCommand.self, UserCommand.self, KeysCommand.self, MigrateCommand.self, ConformCommand.self,
         ]
     )
 

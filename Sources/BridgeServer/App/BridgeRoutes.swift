@@ -27,12 +27,12 @@ struct BridgeRoutes: Sendable {
         }
         let serverMetadata = JSONBody.bytes(AuthorizationServerMetadata(configuration: configuration))
         let resourceMetadata = JSONBody.bytes(ProtectedResourceMetadata(configuration: configuration))
-        let jwks = Array(keys.jwksJSON.utf8)
         router.get("/.well-known/oauth-authorization-server") { _, _ in Self.json(serverMetadata, cacheable: true) }
         // OpenID Connect Discovery 1.0 §4: the same document (see `AuthorizationServerMetadata`).
         router.get("/.well-known/openid-configuration") { _, _ in Self.json(serverMetadata, cacheable: true) }
         router.get("/.well-known/oauth-protected-resource") { _, _ in Self.json(resourceMetadata, cacheable: true) }
-        router.get("/.well-known/jwks.json") { _, _ in Self.json(jwks, cacheable: true) }
+        // Read per request: a rotation picked up from the key file shows at once (`SigningKeyFileWatch`).
+        router.get("/.well-known/jwks.json") { _, _ in Self.json(self.keys.snapshot.jwks, cacheable: true) }
         registerPartnerAppAssociations(on: router)
         registerAuthorize(on: router)
     }
@@ -92,9 +92,13 @@ struct BridgeRoutes: Sendable {
         }
     }
 
+    /// How long clients may cache the discovery documents and the JWKS; a new signing key is published at least
+    /// this long before it signs (`signingKeys.publishBeforeSigningSeconds` is checked against it).
+    static let cacheMaxAgeSeconds = 300
+
     static func json(_ bytes: [UInt8], cacheable: Bool) -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
-        if cacheable { headers[.cacheControl] = "public, max-age=300" }
+        if cacheable { headers[.cacheControl] = "public, max-age=\(cacheMaxAgeSeconds)" }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

@@ -13,17 +13,21 @@ public struct BridgeServerApp: Sendable {
     public let configuration: BridgeConfiguration
     public let store: any Store
     public let keys: SigningKeySet
+    /// The file `keys` came from, reread when it changes (`SigningKeyFileWatch`); nil: keys made in memory (tests).
+    public let keyFile: String?
     public let metrics: BridgeMetrics
     public let logger: Logger
     public let now: @Sendable () -> Date
 
     public init(
-        configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, metrics: BridgeMetrics = BridgeMetrics(),
-        logger: Logger = Logger(label: "signin-bridge"), now: @escaping @Sendable () -> Date = { Date() }
+        configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, keyFile: String? = nil,
+        metrics: BridgeMetrics = BridgeMetrics(), logger: Logger = Logger(label: "signin-bridge"),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configuration = configuration
         self.store = store
         self.keys = keys
+        self.keyFile = keyFile
         self.metrics = metrics
         self.logger = logger
         self.now = now
@@ -116,6 +120,7 @@ public struct BridgeServerApp: Sendable {
                 address: .hostname(configuration.listen.host, port: configuration.listen.port)),
             // Shut down in reverse order: the purge stops before the store closes.
             services: [StoreShutdownService(store: store, logger: logger)] + purgeServices
+                + (keyFile.map { [SigningKeyFileWatch(path: $0, keys: keys, logger: logger)] } ?? [])
                 + (upstreams.client.map { [UpstreamClientShutdown(client: $0, logger: logger)] } ?? []),
             onServerRunning: onServerRunning,
             logger: logger)

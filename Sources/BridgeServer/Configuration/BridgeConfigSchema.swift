@@ -63,7 +63,11 @@ enum BridgeConfigSchema {
     "signingKeys": {
       "type": "object", "additionalProperties": false,
       "properties": {
-        "file": { "type": "string", "minLength": 1, "default": "data/signing-keys.json" }
+        "file": { "type": "string", "minLength": 1, "default": "data/signing-keys.json" },
+        "publishBeforeSigningSeconds": {
+          "type": "integer", "minimum": 0, "maximum": 2592000, "default": 86400,
+          "description": "How long `keys rotate` publishes a next key in the JWKS before it may sign: at least as long as relying parties cache the JWKS (this server says max-age=300)."
+        }
       }
     },
     "log": {
@@ -210,6 +214,17 @@ enum BridgeConfigSchema {
           "secretHash": {
             "description": "sha256:<64 hex digits> of the client secret",
             "type": "string", "pattern": "^sha256:[0-9a-f]{64}$"
+          },
+          "secrets": {
+            "description": "more secrets beside secretHash, each with an optional expiry, to rotate without an outage; any live one is accepted (docs/keys-and-secrets.md)",
+            "type": "array", "minItems": 1, "maxItems": 8,
+            "items": {
+              "type": "object", "additionalProperties": false, "required": ["hash"],
+              "properties": {
+                "hash": { "type": "string", "pattern": "^sha256:[0-9a-f]{64}$" },
+                "expiresAt": { "description": "YYYY-MM-DDTHH:MM:SSZ (UTC): refused from then on", "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$" }
+              }
+            }
           },
           "redirectUris": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 2048 } },
           "grants": {

@@ -58,8 +58,11 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     }
 
     public struct SigningKeys: Sendable, Codable, Hashable {
-        /// A JSON file of ES256 keys; created with a fresh key (mode 0600) on first start when absent.
+        /// A JSON file of ES256 and RS256 keys; created with fresh keys (mode 0600) on first start when absent.
         public var file: String
+        /// How long `keys rotate` publishes a next key in the JWKS before it may sign (docs/keys-and-secrets.md): at
+        /// least as long as relying parties cache the JWKS. A day by default.
+        public var publishBeforeSigningSeconds: Int
     }
 
     public struct LogSettings: Sendable, Codable, Hashable {
@@ -193,8 +196,10 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var id: String
         /// Public clients (native apps, RFC 8252) have no secret and must use PKCE.
         public var `public`: Bool?
-        /// `sha256:<hex>` of the client secret (random, so a fast hash is enough); required unless `public`.
+        /// `sha256:<hex>` of the client secret (random, so a fast hash is enough); required unless `public` or `secrets`.
         public var secretHash: String?
+        /// More secrets, each with an optional expiry, so a partner can switch secrets without an outage (`Secret`).
+        public var secrets: [Secret]?
         public var redirectUris: [String]
         public var grants: [GrantKind]
         /// Alternative token endpoint sent as `tk` in the final redirect (Microsoft's Office app-to-app docs).

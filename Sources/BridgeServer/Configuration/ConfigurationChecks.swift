@@ -10,9 +10,13 @@ struct ConfigurationChecks {
     private(set) var errors: [ConfigurationProblem] = []
     private(set) var warnings: [ConfigurationProblem] = []
 
-    init(lineOf: @escaping (String) -> Int?, issuerDerived: Bool = false) {
+    /// The clock expiries are judged against.
+    let now: () -> Date
+
+    init(lineOf: @escaping (String) -> Int?, issuerDerived: Bool = false, now: @escaping () -> Date = { Date() }) {
         self.lineOf = lineOf
         self.issuerDerived = issuerDerived
+        self.now = now
     }
 
     mutating func run(_ config: BridgeConfiguration) {
@@ -46,6 +50,12 @@ struct ConfigurationChecks {
             checkURL(prefix, at: "wopi.wopiSrcPrefixes[\(index)]", allowPath: true)
         }
         checkClients(config.clients)
+        if config.signingKeys.publishBeforeSigningSeconds < BridgeRoutes.cacheMaxAgeSeconds {
+            warning(
+                "signingKeys.publishBeforeSigningSeconds",
+                "is shorter than the JWKS cache lifetime (max-age=\(BridgeRoutes.cacheMaxAgeSeconds)): a relying party may "
+                    + "not know a new key when it starts signing")
+        }
         checkUsers(config.users)
         checkUpstreams(config)
         for (index, proxy) in (config.listen.trustedProxies ?? []).enumerated() where IPAddressRange(proxy) == nil {
@@ -86,15 +96,17 @@ struct ConfigurationChecks {
             let path = "clients[\(index)]"
             if !seen.insert(client.id).inserted { error("\(path).id", "repeats the client id \"\(client.id)\"") }
             if client.isPublic {
-                if client.secretHash != nil {
-                    error("\(path).secretHash", "a public client has no secret (RFC 8252 §8.4); remove it or set public: false")
+                if client.secretHash != nil || client.secrets != nil {
+                    let key = client.secretHash != nil ? "secretHash" : "secrets"
+                    error("\(path).\(key)", "a public client has no secret (RFC 8252 §8.4); remove it or set public: false")
                 }
                 if client.grants.contains(.clientCredentials) {
                     error("\(path).grants", "client_credentials needs a confidential client (RFC 6749 §4.4)")
                 }
-            } else if client.secretHash == nil {
-                error("\(path).secretHash", "is required for a confidential client (or set public: true)")
+            } else if client.allSecrets.isEmpty {
+                error("\(path).secretHash", "is required for a confidential client (or secrets, or set public: true)")
             }
+            checkSecrets(client, at: path)
             if client.grants.contains(.refreshToken) && !client.grants.contains(.authorizationCode) {
                 error("\(path).grants", "refresh_token is only issued with authorization_code")
             }
@@ -110,6 +122,25 @@ struct ConfigurationChecks {
                     uri, at: "\(path).redirectUris[\(uriIndex)]", publicClient: client.isPublic, profile: client.clientProfile)
             }
             checkAppToApp(client, at: path, clients: clients)
+        }
+    }
+
+    /// Two live secrets are what a rotation needs (old and new); an expired one is refused at the token endpoint, so
+    /// it only waits to be removed.
+    private mutating func checkSecrets(_ client: BridgeConfiguration.Client, at path: String) {
+        let offset = client.secretHash == nil ? 0 : 1
+        for (index, secret) in client.allSecrets.enumerated() {
+            guard let expiresAt = secret.expiresAt else { continue }
+            let key = "\(path).secrets[\(index - offset)].expiresAt"
+            if secret.expiryDate == nil {
+                error(key, "\(expiresAt) is not a valid UTC time (YYYY-MM-DDTHH:MM:SSZ)")
+            } else if secret.isExpired(at: now()) {
+                warning(key, "the secret expired at \(expiresAt) and is refused; remove it")
+            }
+        }
+        let live = client.allSecrets.filter { !$0.isExpired(at: now()) }.count
+        if live > 2 {
+            warning("\(path).secrets", "\(live) live secrets; two are enough to rotate (add the new, switch the partner, remove the old)")
         }
     }
 

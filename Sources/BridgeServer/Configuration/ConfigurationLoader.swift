@@ -121,7 +121,7 @@ public struct ConfigurationLoader: Sendable {
         let yaml = """
             listen: {host: 127.0.0.1, port: 8080}
             store: {sqlite: {path: data/bridge.sqlite, durability: normal}, purgeIntervalSeconds: 600}
-            signingKeys: {file: data/signing-keys.json}
+            signingKeys: {file: data/signing-keys.json, publishBeforeSigningSeconds: 86400}
             log: {level: info, format: logfmt, requests: true}
             limits: {maxBodyBytes: 65536, maxHeaderValueBytes: 8192, idleTimeoutSeconds: 60}
             tokens: {accessTokenLifetimeSeconds: 3600, refreshTokenLifetimeSeconds: 7776000, refreshReuseGraceSeconds: 0, statusCacheMilliseconds: 1000}

@@ -70,3 +70,28 @@ extension LogTimestamp {
         String(decoding: dateAndTime(Int(date.timeIntervalSince1970.rounded(.down))) + [UInt8(ascii: "Z")], as: UTF8.self)
     }
 }
+
+extension LogTimestamp {
+    /// Reads back exactly the form `utcSeconds` writes; nil for anything else, an impossible date (February 30)
+    /// included, since the text must survive the round trip.
+    static func date(utcSeconds text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[19] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int32? {
+            var value: Int32 = 0
+            for byte in bytes[range] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int32(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+            let minute = number(14..<16), let second = number(17..<19)
+        else { return nil }
+        var parts = tm()
+        (parts.tm_year, parts.tm_mon, parts.tm_mday) = (year - 1900, month - 1, day)
+        (parts.tm_hour, parts.tm_min, parts.tm_sec) = (hour, minute, second)
+        let date = Date(timeIntervalSince1970: Double(timegm(&parts)))
+        return utcSeconds(date) == text ? date : nil
+    }
+}

@@ -1,13 +1,19 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import SignInProtocol
 import JWTKit
+import NIOConcurrencyHelpers
+import SignInProtocol
 
 /// The keys this server signs with: P-256 keys (ES256) for access tokens, WOPI seals and ID tokens of clients that
 /// ask for ES256, and RSA keys (RS256) for ID tokens by default, since OpenID Connect Core §15.1 makes RS256 the
-/// algorithm every relying party can verify. The first key of each kind signs; every key is published in the JWKS so
-/// tokens signed before a rotation still verify. Kept in one JSON file (`SigningKeyFile`).
+/// algorithm every relying party can verify. The current key of each kind signs; every key (next, current,
+/// previous) is published in the JWKS so tokens signed before a rotation still verify (OpenID Connect Core §10.1.1).
+/// Kept in one JSON file (`SigningKeyFile`).
+///
+/// A handle: copies share one set, and `replace(with:)` changes it for all of them, which is how a running server
+/// picks up a rotation (`SigningKeyFileWatch`). Each reader takes one `Snapshot`, so a token is signed and its
+/// header written from the same keys.
 public struct SigningKeySet: Sendable {
     public struct Key: Sendable {
         /// RFC 7638 JWK thumbprint of the public key: stable, and derived rather than invented.
@@ -29,26 +35,68 @@ public struct SigningKeySet: Sendable {
         let e: String
     }
 
-    public let keys: [Key]
-    public let rsaKeys: [RSAKey]
-    /// The collection jwt-kit signs and verifies with.
-    public let collection: JWTKeyCollection
+    /// One reading of the key file and what is derived from it once, not per token: the signers with their encoded
+    /// headers, the WOPI seal's HMAC keys, the JWKS document.
+    final class Snapshot: Sendable {
+        /// The signing key first (`SigningKeyFile` orders them), then the other published keys.
+        let keys: [Key]
+        let rsaKeys: [RSAKey]
+        /// The collection jwt-kit verifies with.
+        let collection: JWTKeyCollection
+        let jwks: [UInt8]
+        let accessTokenSigner: AccessTokenSigner
+        let idTokenRS256: CompactJWSSigner
+        let idTokenES256: CompactJWSSigner
+        let wopiSealKeys: [WopiAccessTokenSeal.Key]
+        /// Different for every snapshot made in this process, so a verdict reached with one is not reused with another.
+        let generation: UInt64
 
-    public var signingKey: Key { keys[0] }
-    public var rsaSigningKey: RSAKey { rsaKeys[0] }
+        private static let generations = NIOLockedValueBox<UInt64>(0)
+
+        init(keys: [Key], rsaKeys: [RSAKey]) async throws {
+            precondition(!keys.isEmpty && !rsaKeys.isEmpty, "a key set holds a key of each kind")
+            self.keys = keys
+            self.rsaKeys = rsaKeys
+            let collection = JWTKeyCollection()
+            for key in keys { await collection.add(ecdsa: key.privateKey, kid: JWKIdentifier(string: key.kid)) }
+            for key in rsaKeys {
+                await collection.add(
+                    rsa: try Insecure.RSA.PrivateKey(backing: key.signingKey), digestAlgorithm: .sha256,
+                    kid: JWKIdentifier(string: key.kid))
+            }
+            self.collection = collection
+            jwks = Array(SigningKeySet.jwksJSON(keys: keys, rsaKeys: rsaKeys).utf8)
+            accessTokenSigner = AccessTokenSigner(key: keys[0])
+            idTokenRS256 = CompactJWSSigner(rs256: rsaKeys[0], type: "JWT")
+            idTokenES256 = CompactJWSSigner(es256: keys[0], type: "JWT")
+            wopiSealKeys = keys.map(WopiAccessTokenSeal.Key.init(signingKey:))
+            generation = Self.generations.withLockedValue { counter in
+                counter += 1
+                return counter
+            }
+        }
+    }
+
+    private let shared: NIOLockedValueBox<Snapshot>
+
+    /// The keys as they are now; take it once per token.
+    var snapshot: Snapshot { shared.withLockedValue { $0 } }
+
+    public var keys: [Key] { snapshot.keys }
+    public var rsaKeys: [RSAKey] { snapshot.rsaKeys }
+    /// The collection jwt-kit signs and verifies with.
+    public var collection: JWTKeyCollection { snapshot.collection }
+    public var signingKey: Key { snapshot.keys[0] }
+    public var rsaSigningKey: RSAKey { snapshot.rsaKeys[0] }
 
     init(keys: [Key], rsaKeys: [RSAKey]) async throws {
-        precondition(!keys.isEmpty && !rsaKeys.isEmpty, "a key set holds a key of each kind")
-        self.keys = keys
-        self.rsaKeys = rsaKeys
-        let collection = JWTKeyCollection()
-        for key in keys { await collection.add(ecdsa: key.privateKey, kid: JWKIdentifier(string: key.kid)) }
-        for key in rsaKeys {
-            await collection.add(
-                rsa: try Insecure.RSA.PrivateKey(backing: key.signingKey), digestAlgorithm: .sha256,
-                kid: JWKIdentifier(string: key.kid))
-        }
-        self.collection = collection
+        shared = NIOLockedValueBox(try await Snapshot(keys: keys, rsaKeys: rsaKeys))
+    }
+
+    /// Makes every copy of this set use `other`'s keys from now on.
+    public func replace(with other: SigningKeySet) {
+        let next = other.snapshot
+        shared.withLockedValue { $0 = next }
     }
 
     /// A set with new keys, not saved anywhere (tests).
@@ -59,7 +107,9 @@ public struct SigningKeySet: Sendable {
     }
 
     /// The JWKS document (RFC 7517 §5) with the public halves only, each key with its `alg` (RFC 7517 §4.4).
-    public var jwksJSON: String {
+    public var jwksJSON: String { String(decoding: snapshot.jwks, as: UTF8.self) }
+
+    static func jwksJSON(keys: [Key], rsaKeys: [RSAKey]) -> String {
         let ec = keys.map { key in
             #"{"alg":"ES256","crv":"P-256","kid":"\#(key.kid)","kty":"EC","use":"sig","x":"\#(key.x)","y":"\#(key.y)"}"#
         }

@@ -34,15 +34,11 @@ struct IDTokenIssuer: Sendable {
     let keys: SigningKeySet
     let issuer: String
     let lifetime: TimeInterval
-    let rs256: CompactJWSSigner
-    let es256: CompactJWSSigner
 
     init(keys: SigningKeySet, issuer: String, lifetime: TimeInterval) {
         self.keys = keys
         self.issuer = issuer
         self.lifetime = lifetime
-        rs256 = CompactJWSSigner(rs256: keys.rsaSigningKey, type: "JWT")
-        es256 = CompactJWSSigner(es256: keys.signingKey, type: "JWT")
     }
 
     /// Discovery lists RS256 first (OpenID Connect Discovery 1.0 §3: "RS256 MUST be included").
@@ -53,8 +49,8 @@ struct IDTokenIssuer: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let payload = try encoder.encode(claims)
         switch algorithm {
-        case .rs256: return try rs256.sign(payload: payload)
-        case .es256: return try es256.sign(payload: payload)
+        case .rs256: return try keys.snapshot.idTokenRS256.sign(payload: payload)
+        case .es256: return try keys.snapshot.idTokenES256.sign(payload: payload)
         }
     }
 

@@ -16,19 +16,22 @@ struct AuthenticatedClient: Sendable, Hashable {
 /// challenge (RFC 6749 §5.2), except two methods in one request, which is `invalid_request`.
 struct ClientAuthenticator: Sendable {
     let clients: [String: BridgeConfiguration.Client]
-    let secrets: [String: ClientSecretHash]
+    /// Every configured secret of each confidential client (`secretHash` and `secrets`), with its expiry.
+    let secrets: [String: [ClientSecretHash.Expiring]]
+    let now: @Sendable () -> Date
 
-    init(clients: [BridgeConfiguration.Client]) {
+    init(clients: [BridgeConfiguration.Client], now: @escaping @Sendable () -> Date = { Date() }) {
         var byID = [String: BridgeConfiguration.Client]()
-        var secrets = [String: ClientSecretHash]()
+        var secrets = [String: [ClientSecretHash.Expiring]]()
         for client in clients {
             byID[client.id] = client
-            if let configured = client.secretHash, let hash = ClientSecretHash(configured: configured) {
-                secrets[client.id] = hash
+            secrets[client.id] = client.allSecrets.compactMap { secret in
+                ClientSecretHash(configured: secret.hash).map { .init(hash: $0, expiresAt: secret.expiryDate) }
             }
         }
         self.clients = byID
         self.secrets = secrets
+        self.now = now
     }
 
     /// A hash of nothing in particular, compared against when the client is unknown so that both paths cost the same.
@@ -62,8 +65,14 @@ struct ClientAuthenticator: Sendable {
             }
             return AuthenticatedClient(client: client, method: "none")
         }
-        guard let secret = presented.clientSecret, let hash = secrets[client.id], hash.matches(secret) else {
+        guard let secret = presented.clientSecret,
+            let matched = ClientSecretHash.Expiring.firstMatch(of: secret, in: secrets[client.id] ?? [])
+        else {
             throw OAuthError(.invalidClient, description: "client authentication failed")
+        }
+        if let expiresAt = matched.expiresAt, expiresAt <= now() {
+            // Said only to a caller who knows the secret, so the partner learns why it stopped working.
+            throw OAuthError(.invalidClient, description: "the client secret has expired")
         }
         return AuthenticatedClient(client: client, method: presented.method.rawValue)
     }

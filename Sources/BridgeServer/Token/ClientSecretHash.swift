@@ -27,6 +27,19 @@ struct ClientSecretHash: Sendable, Hashable {
         ConstantTime.equal(SHA256.hash(data: Array(secret.utf8)), digest)
     }
 
+    /// A configured secret with its optional end (`BridgeConfiguration.Client.Secret`).
+    struct Expiring: Sendable, Hashable {
+        let hash: ClientSecretHash
+        let expiresAt: Date?
+
+        /// The secret `secret` matches; every candidate is compared, so the time taken says nothing about which.
+        static func firstMatch(of secret: String, in candidates: [Expiring]) -> Expiring? {
+            var found: Expiring?
+            for candidate in candidates where candidate.hash.matches(secret) && found == nil { found = candidate }
+            return found
+        }
+    }
+
     private static func nibble(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30

@@ -20,11 +20,11 @@ public struct AccessTokenIssuer: Sendable {
     /// `iss`, and also `aud`: the tokens are for this host's own resources (the WOPI bootstrapper).
     let issuer: String
     let lifetime: TimeInterval
-    let signer: AccessTokenSigner
+    /// The current key's signer, read per token so a rotation applies at once.
+    var signer: AccessTokenSigner { keys.snapshot.accessTokenSigner }
 
     public init(keys: SigningKeySet, store: any Store, issuer: String, lifetime: TimeInterval) {
         self.keys = keys
-        self.signer = AccessTokenSigner(key: keys.signingKey)
         self.store = store
         self.issuer = issuer
         self.lifetime = lifetime

@@ -41,13 +41,14 @@ public struct AccessTokenVerifier: Sendable {
     /// bootstrapper asks it in its own step).
     func verifiedClaims(_ token: String, at now: Date) async throws(Rejection) -> AccessTokenClaims {
         if let remembered = try rememberedClaims(token, at: now) { return remembered }
+        let snapshot = keys.snapshot
         let claims: AccessTokenClaims
         do {
-            claims = try await keys.collection.verify(token, as: AccessTokenClaims.self)
+            claims = try await snapshot.collection.verify(token, as: AccessTokenClaims.self)
         } catch {
             throw .malformedOrBadSignature
         }
-        verifiedClaims.remember(claims, for: token, at: now)
+        verifiedClaims.remember(claims, for: token, generation: snapshot.generation, at: now)
         try check(claims, at: now)
         return claims
     }
@@ -55,7 +56,7 @@ public struct AccessTokenVerifier: Sendable {
     /// `verifiedClaims` for a token whose signature was verified before (`VerifiedClaimsCache`), with nothing to
     /// await; nil for a token not seen yet.
     func rememberedClaims(_ token: String, at now: Date) throws(Rejection) -> AccessTokenClaims? {
-        guard let claims = verifiedClaims.claims(for: token) else { return nil }
+        guard let claims = verifiedClaims.claims(for: token, generation: keys.snapshot.generation) else { return nil }
         try check(claims, at: now)
         return claims
     }

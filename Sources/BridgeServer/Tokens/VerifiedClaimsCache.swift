@@ -7,30 +7,37 @@ import NIOConcurrencyHelpers
 /// revocation are still checked on every use, by `AccessTokenVerifier`. Only tokens that passed are remembered, so
 /// a flood of forged tokens costs their own verification and never evicts a good one early. Tokens are kept by
 /// their SHA-256 (32 bytes against a JWT's ~700): at the capacity of 10,000 that is the difference of ~6 MiB. The
-/// digest itself is the key, not its hex text, which cost a string per lookup.
+/// digest itself is the key, not its hex text, which cost a string per lookup. A verdict holds for the key set it
+/// was reached with (`SigningKeySet.Snapshot.generation`): after a reload, a token of a retired key is refused.
 final class VerifiedClaimsCache: Sendable {
-    private let entries = NIOLockedValueBox<[SHA256Digest: AccessTokenClaims]>([:])
+    struct Entry {
+        let claims: AccessTokenClaims
+        let generation: UInt64
+    }
+
+    private let entries = NIOLockedValueBox<[SHA256Digest: Entry]>([:])
     let capacity: Int
 
     init(capacity: Int = 10_000) {
         self.capacity = capacity
     }
 
-    func claims(for token: String) -> AccessTokenClaims? {
+    func claims(for token: String, generation: UInt64) -> AccessTokenClaims? {
         let key = Self.key(token)
-        return entries.withLockedValue { $0[key] }
+        let entry = entries.withLockedValue { $0[key] }
+        return entry?.generation == generation ? entry?.claims : nil
     }
 
     /// When full, expired entries go first; if none has expired, everything goes (the next uses verify again).
-    func remember(_ claims: AccessTokenClaims, for token: String, at now: Date) {
+    func remember(_ claims: AccessTokenClaims, for token: String, generation: UInt64, at now: Date) {
         guard capacity > 0 else { return }
         let key = Self.key(token)
         entries.withLockedValue { entries in
             if entries.count >= capacity {
-                entries = entries.filter { $0.value.exp.value > now }
+                entries = entries.filter { $0.value.claims.exp.value > now }
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             }
-            entries[key] = claims
+            entries[key] = Entry(claims: claims, generation: generation)
         }
     }
 

@@ -58,6 +58,18 @@ public struct WopiAccessTokenSeal: Sendable {
         /// per token that was 2.6% of an authenticated bootstrap's CPU (`perf record`).
         let keyed: HMAC<SHA256>
 
+        init(signingKey key: SigningKeySet.Key) {
+            let secret = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: key.signingKey.rawRepresentation),
+                salt: Data("SignInBridge".utf8), info: Data("WOPI access token seal v1".utf8), outputByteCount: 32)
+            self.init(tag: String(key.kid.prefix(8)), keyed: HMAC<SHA256>(key: secret))
+        }
+
+        init(tag: String, keyed: HMAC<SHA256>) {
+            self.tag = tag
+            self.keyed = keyed
+        }
+
         func code(for bytes: some DataProtocol) -> HashedAuthenticationCode<SHA256> {
             var hmac = keyed
             hmac.update(data: bytes)
@@ -65,16 +77,12 @@ public struct WopiAccessTokenSeal: Sendable {
         }
     }
 
-    /// The first key seals; every key opens.
-    let keys: [Key]
+    let signingKeys: SigningKeySet
+    /// The first key seals; every key opens. Derived once per key set (`SigningKeySet.Snapshot`), read per token.
+    var keys: [Key] { signingKeys.snapshot.wopiSealKeys }
 
     public init(keys: SigningKeySet) {
-        self.keys = keys.keys.map { key in
-            let secret = HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: SymmetricKey(data: key.signingKey.rawRepresentation),
-                salt: Data("SignInBridge".utf8), info: Data("WOPI access token seal v1".utf8), outputByteCount: 32)
-            return Key(tag: String(key.kid.prefix(8)), keyed: HMAC<SHA256>(key: secret))
-        }
+        signingKeys = keys
     }
 
     public func seal(_ claims: WopiAccessTokenClaims) -> String {

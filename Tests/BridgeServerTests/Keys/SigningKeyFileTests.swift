@@ -57,6 +57,30 @@ struct SigningKeyFileTests {
         #expect(kids.count == 1)
     }
 
+    /// Instances starting while an operator rotates: the lock orders them, so the file ends with one current and
+    /// one next key of each kind, and every start saw the same signing keys.
+    @Test func concurrentStartsAndARotationAgreeOnOneFile() async throws {
+        let path = try Self.folder().appendingPathComponent("signing-keys.json").path
+        let timing = SigningKeyTiming(publishBeforeSigning: 86_400, tokenLifetime: [:])
+        let kids = try await withThrowingTaskGroup(of: [String]?.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let keys = try await SigningKeyFile.loadOrCreate(path: path).keys
+                    return [keys.signingKey.kid, keys.rsaSigningKey.kid]
+                }
+            }
+            group.addTask {
+                _ = try SigningKeyFile.rotate(path: path, algorithms: ["ES256", "RS256"], timing: timing)
+                return nil
+            }
+            return try await group.reduce(into: Set<[String]>()) { kids, started in if let started { kids.insert(started) } }
+        }
+        #expect(kids.count == 1)
+        let listed = try SigningKeyFile.list(path: path, timing: timing)
+        #expect(listed.map(\.status) == [.current, .next, .current, .next])
+        #expect(listed.filter { $0.status == .current }.map(\.kid) == kids.first)
+    }
+
     @Test(arguments: [
         (#"{"keys":[]}"#, "has no keys"),
         (#"{"keys":[{"alg":"HS256","createdAt":"x","kid":"k","privateKeyPEM":"x"}]}"#, "neither ES256 nor RS256"),
