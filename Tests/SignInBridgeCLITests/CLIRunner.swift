@@ -5,6 +5,16 @@ import Testing
 ///
 /// Other command test files use it as `try CLIRunner.run("url", "decode", …)`.
 enum CLIRunner {
+    /// Children are started one at a time: swift-corelibs-foundation's `Process.run()` crashed in a `memcpy` when
+    /// two suites of the parallel run started children at the same moment (seen in CI under load).
+    static let launches = NSLock()
+
+    static func launch(_ process: Process) throws {
+        launches.lock()
+        defer { launches.unlock() }
+        try process.run()
+    }
+
     /// Runs an executable built next to `signin-bridge` (a sample target), stdout only.
     static func runSibling(
         _ name: String, _ arguments: [String], environment: [String: String]? = nil
@@ -18,7 +28,7 @@ enum CLIRunner {
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try launch(process)
         let data = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
@@ -65,7 +75,7 @@ enum CLIRunner {
         process.standardError = stderr
         let stdin = Pipe()
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
+        try launch(process)
         if let input {
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try stdin.fileHandleForWriting.close()

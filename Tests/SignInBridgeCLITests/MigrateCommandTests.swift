@@ -48,7 +48,7 @@ struct MigrateCommandTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
         process.arguments = [url, "-v", "ON_ERROR_STOP=1", "-qc", command]
-        try process.run()
+        try CLIRunner.launch(process)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
     }

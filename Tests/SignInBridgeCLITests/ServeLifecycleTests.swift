@@ -46,7 +46,7 @@ final class LogCollector: @unchecked Sendable {
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try CLIRunner.launch(process)
         return (process, LogCollector(stderr.fileHandleForReading))
     }
 
