@@ -25,8 +25,14 @@ release: deps
 
 # The PostgreSQL store's tests, and two instances over one database (multi_instance.py, outage.py), run against
 # throwaway clusters that the script starts and always stops.
+# Suites that start child processes run on their own, one test at a time: swift-corelibs-foundation's Process.run
+# crashes (a try! on EINTR, a memcpy) when another child's exit signal lands during a launch, which the parallel
+# run made likely on 2 busy cores.
+CHILD_PROCESS_SUITES = SignInBridgeCLITests|FetchCommandTests|AndroidManifestStructureTests
+
 test: test-deps
-	bash scripts/test/postgres.sh run $(SWIFT) test
+	bash scripts/test/postgres.sh run $(SWIFT) test --skip '$(CHILD_PROCESS_SUITES)'
+	bash scripts/test/postgres.sh run $(SWIFT) test --skip-build --no-parallel --filter '$(CHILD_PROCESS_SUITES)'
 	bash scripts/test/postgres.sh run sh -c 'python3 scripts/test/multi_instance.py --binary "$$0" && \
 		python3 scripts/test/outage.py --binary "$$0" --state "$$SIGNIN_BRIDGE_POSTGRES_STATE" && \
 		python3 scripts/test/crash_recovery.py --binary "$$0" --postgres && \
