@@ -76,6 +76,17 @@ import Testing
         #expect(TokenForgery.split(foreign)?.claims == TokenForgery.split(token)?.claims)
         #expect(!foreign.hasSuffix(".c2lnbmF0dXJl"))
     }
+
+    /// `--insecure-http-loopback` lets http through only to a loopback host, by the project's one rule: a public name
+    /// that starts like one does not count.
+    @Test(arguments: [
+        ("http://127.0.0.1:8080/wopibootstrapper", true), ("http://localhost/x", true), ("http://[::1]:9/x", true),
+        ("http://127.evil.example/x", false), ("http://127.0.0.1.nip.io/x", false), ("https://127.0.0.1/x", false),
+        ("http://files.example/x", false),
+    ])
+    func onlyALoopbackHostIsLoopbackHTTP(url: String, loopback: Bool) {
+        #expect(URLParts.isLoopbackHTTP(url) == loopback, "\(url)")
+    }
 }
 
 import Foundation

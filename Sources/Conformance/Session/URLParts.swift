@@ -1,4 +1,5 @@
 import Foundation
+import SignInProtocol
 
 /// The few URL operations the suite needs, on strings (redirect URIs may use custom schemes `URL` dislikes).
 enum URLParts {
@@ -43,9 +44,11 @@ enum URLParts {
         return url + (url.contains("?") ? "&" : "?") + FormEncoding.query(fields)
     }
 
+    /// Plain http to a loopback host, by the project's one rule (`LoopbackHost`): `127.0.0.0/8`, `::1`, `localhost`,
+    /// and not a name that merely starts like one (`127.evil.example`).
     static func isLoopbackHTTP(_ url: String) -> Bool {
         guard let parts = URLComponents(string: url), parts.scheme?.lowercased() == "http" else { return false }
-        let host = parts.host ?? ""
-        return host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+        let host = parts.host.map { $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0 }
+        return LoopbackHost.isLoopback(host)
     }
 }
