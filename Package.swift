@@ -121,7 +121,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            // The configuration's JSON Schema, a link to schemas/bridge-config.schema.json (its published path): the
+            // server validates with it and takes every static default from it, and needs no file at run time.
+            resources: [.embedInCode("Configuration/bridge-config.schema.json")]
         ),
         // libxml2 through a shim header that hides ICU and wraps libxml2's macros (TOOLCHAIN.md).
         .systemLibrary(

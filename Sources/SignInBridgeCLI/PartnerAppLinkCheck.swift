@@ -36,7 +36,7 @@ enum PartnerAppLinkCheck {
                 if let claim = RedirectClaim("https://\(host)\(path)", origin: origin, isSignInCallback: true) { claims.append(claim) }
             }
         }
-        for (index, client) in configuration.clients.enumerated() where client.public == true {
+        for (index, client) in configuration.clients.enumerated() where client.public {
             for (uriIndex, uri) in client.redirectUris.enumerated() {
                 guard let claim = RedirectClaim(uri, origin: "clients[\(index)].redirectUris[\(uriIndex)]", isSignInCallback: true),
                     URL(string: uri)?.host?.lowercased() == host

@@ -13,8 +13,8 @@ enum StoreOpening {
         guard let settings = configuration.store.postgres else { return nil }
         do {
             return try PostgresStoreConfiguration(
-                url: settings.url, maxConnections: settings.maxConnections ?? 10,
-                connectTimeout: .milliseconds(settings.connectTimeoutMilliseconds ?? 5000))
+                url: settings.url, maxConnections: settings.maxConnections,
+                connectTimeout: .milliseconds(settings.connectTimeoutMilliseconds))
         } catch {
             printToStandardError("store.postgres.url: \(error)")
             throw ExitCode(2)
@@ -31,7 +31,8 @@ enum StoreOpening {
                 throw ExitCode(1)
             }
         }
-        let durability = SQLiteStore.Durability(rawValue: configuration.store.sqlite.durability ?? "normal") ?? .normal
+        // The schema allows only `normal` and `full`, so the fallback is never taken.
+        let durability = SQLiteStore.Durability(rawValue: configuration.store.sqlite.durability) ?? .normal
         do {
             return try await SQLiteStore.open(path: configuration.store.sqlite.path, durability: durability)
         } catch {

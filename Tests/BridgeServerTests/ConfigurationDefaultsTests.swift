@@ -25,7 +25,7 @@ struct ConfigurationDefaultsTests {
         #expect(c.issuer == "http://127.0.0.1:8080")
         #expect(c.listen.host == "127.0.0.1")
         #expect(c.listen.port == 8080)
-        #expect((c.listen.trustedProxies ?? []).isEmpty)
+        #expect(c.listen.trustedProxies.isEmpty)
         #expect(c.store.sqlite.path == "data/bridge.sqlite")
         #expect(c.store.sqlite.durability == "normal")
         #expect(c.store.postgres == nil)
@@ -54,7 +54,7 @@ struct ConfigurationDefaultsTests {
         #expect(c.signIn.bcryptCost == 12)
         #expect(c.signIn.throttle.maxFailures == 5)
         #expect(c.signIn.throttle.windowSeconds == 900)
-        #expect((c.office.resourceMetadata ?? false) == false)
+        #expect(c.office.resourceMetadata == false)
         #expect(c.office.urlSchemes == nil)
         #expect(c.authorizationURI == "http://127.0.0.1:8080/oauth2/authorize")
         #expect(c.tokenIssuanceURI == "http://127.0.0.1:8080/oauth2/token")
@@ -72,26 +72,34 @@ struct ConfigurationDefaultsTests {
 
     @Test func aClientGetsItsDefaults() throws {
         let client = try #require(try Self.load(Self.minimal).clients.first)
-        #expect(client.isPublic == false)
-        #expect(client.clientProfile == .strict)
-        #expect((client.sessionContext ?? false) == false)
-        #expect(client.isFirstParty == false)
-        #expect((client.requireNonce ?? false) == false)
-        #expect(client.idTokenAlgorithm == .rs256)
-        #expect(client.allowedScopes == ["wopi"])
+        #expect(client.public == false)
+        #expect(client.profile == .strict)
+        #expect(client.sessionContext == false)
+        #expect(client.firstParty == false)
+        #expect(client.requireNonce == false)
+        #expect(client.idTokenSignedResponseAlg == .rs256)
+        #expect(client.scopes == ["wopi"])
         #expect(client.displayName == "web")
     }
 
     @Test func anUpstreamGetsItsDefaults() throws {
         let upstream = try #require(try Self.load(Self.minimal).upstreams.first)
-        #expect(upstream.requestedScopes == ["openid", "profile", "email"])
-        #expect(upstream.supportsAppToApp == false)
-        #expect(upstream.linksByVerifiedEmail == false)
-        #expect(upstream.timeout == 10)
-        #expect(upstream.claimNames.nameClaim == "name")
-        #expect(upstream.claimNames.emailClaim == "email")
-        #expect(upstream.claimNames.emailVerifiedClaim == "email_verified")
-        #expect(upstream.claimNames.phoneNumberClaim == "phone_number")
+        #expect(upstream.scopes == ["openid", "profile", "email"])
+        #expect(upstream.appToApp == false)
+        #expect(upstream.linkByVerifiedEmail == false)
+        #expect(upstream.timeoutSeconds == 10)
+        #expect(upstream.claims.name == "name")
+        #expect(upstream.claims.email == "email")
+        #expect(upstream.claims.emailVerified == "email_verified")
+        #expect(upstream.claims.phoneNumber == "phone_number")
+    }
+
+    @Test func aWrittenPostgresStoreGetsItsPoolDefaults() throws {
+        let c = try Self.load(Self.minimal + "\nstore: {postgres: {url: postgres://bridge@db.internal/bridge}}\n")
+        let postgres = try #require(c.store.postgres)
+        #expect(postgres.maxConnections == 10)
+        #expect(postgres.connectTimeoutMilliseconds == 5000)
+        #expect(c.store.sqlite.path == "data/bridge.sqlite")
     }
 
     @Test func writtenValuesWinOverDefaults() throws {

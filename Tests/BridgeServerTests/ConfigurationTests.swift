@@ -26,10 +26,13 @@ struct ConfigurationTests {
         #expect(loaded.warnings.isEmpty, "\(loaded.warnings)")
     }
 
+    /// The server embeds the published file (through a link in its sources), not a copy of it.
     @Test func publishedSchemaIsTheOneTheServerEnforces() throws {
         let file = try String(
             contentsOf: Self.root.appendingPathComponent("schemas/bridge-config.schema.json"), encoding: .utf8)
-        #expect(file == ConfigurationLoader.schemaText + "\n")
+        #expect(file == ConfigurationLoader.schemaText)
+        let link = Self.root.appendingPathComponent("Sources/BridgeServer/Configuration/bridge-config.schema.json").path
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../../../schemas/bridge-config.schema.json")
     }
 
     @Test func minimalConfigurationGetsTheDocumentedDefaults() throws {

@@ -29,7 +29,7 @@ struct StoreConfigurationTests {
             .load(yaml: ConfigurationTests.base).configuration
         let postgres = try #require(configuration.store.postgres)
         #expect(postgres.url == "postgresql://u@h/d")
-        #expect(postgres.maxConnections == nil && postgres.connectTimeoutMilliseconds == nil)
+        #expect(postgres.maxConnections == 10 && postgres.connectTimeoutMilliseconds == 5000)
     }
 
     @Test func aURLThatIsNotPostgresAndAPoolOfNoneAreRefused() {

@@ -11,7 +11,7 @@ struct TokenChecksTests {
     static let configuration = try! ConfigurationLoader(environment: [:]).load(yaml: TokenTestClients.yaml).configuration
     static func client(_ id: String) -> AuthenticatedClient {
         let client = configuration.clients.first { $0.id == id }!
-        return AuthenticatedClient(client: client, method: client.isPublic ? "none" : "client_secret_basic")
+        return AuthenticatedClient(client: client, method: client.public ? "none" : "client_secret_basic")
     }
     static func code(client: String = "office", redirect: String = "https://localhost", challenge: PKCE.Challenge? = nil) -> AuthorizationCodeRecord {
         AuthorizationCodeRecord(

@@ -84,7 +84,7 @@ public struct BridgeServerApp: Sendable {
 
         let router = Router(context: BridgeRequestContext.self)
         router.add(middleware: ResponseHardeningMiddleware(fields: securityFields))
-        if configuration.log.requests ?? true { router.add(middleware: RequestLogMiddleware()) }
+        if configuration.log.requests { router.add(middleware: RequestLogMiddleware()) }
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(
             middleware: RequestLimitsMiddleware(
@@ -97,7 +97,7 @@ public struct BridgeServerApp: Sendable {
             .register(on: router, logger: logger)
 
         let recorder = BootstrapAnswerRecorder(
-            metrics: metrics, logger: (configuration.log.requests ?? true) ? logger : nil)
+            metrics: metrics, logger: configuration.log.requests ? logger : nil)
         let responder = BootstrapFastPath(inner: router.buildResponder(), challenge: challenge.response, recorder: recorder)
         let limits = configuration.limits
         let http1 = HTTP1Channel.Configuration(

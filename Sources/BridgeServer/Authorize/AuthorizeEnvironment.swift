@@ -25,7 +25,7 @@ struct AuthorizeEnvironment: Sendable {
         self.cookies = BrowserCookies(
             issuer: configuration.issuer, sessionLifetimeSeconds: configuration.signIn.sessionLifetimeSeconds)
         self.clientAddress = ClientAddress(
-            trustedProxies: (configuration.listen.trustedProxies ?? []).compactMap { IPAddressRange($0) })
+            trustedProxies: configuration.listen.trustedProxies.compactMap { IPAddressRange($0) })
         self.throttle = SignInThrottle(
             maxFailures: configuration.signIn.throttle.maxFailures,
             window: TimeInterval(configuration.signIn.throttle.windowSeconds))

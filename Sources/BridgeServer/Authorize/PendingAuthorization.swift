@@ -46,11 +46,11 @@ struct PendingAuthorization: Sendable, Codable, Hashable {
     /// `prompt=consent` asks again (first-party clients included), and first-party clients are otherwise never asked.
     func terms(client: BridgeConfiguration.Client, requestedAt: Date) -> AuthorizationTerms {
         let consent: AuthorizationTerms.Consent =
-            asksConsentAgain ? .always : client.isFirstParty ? .notNeeded : .remembered
+            asksConsentAgain ? .always : client.firstParty ? .notNeeded : .remembered
         let freshSignIn = prompt.map { $0.contains("login") || $0.contains("select_account") } ?? false
         return AuthorizationTerms(
             redirectURI: redirectURI, scope: scope, codeChallenge: codeChallenge, codeChallengeMethod: codeChallengeMethod,
-            sessionContext: (client.sessionContext ?? false) ? CodeIssuance.newSessionContext() : nil, consent: consent,
+            sessionContext: client.sessionContext ? CodeIssuance.newSessionContext() : nil, consent: consent,
             signInAfter: freshSignIn ? requestedAt : nil, maxAgeSeconds: maxAge, nonce: nonce)
     }
 

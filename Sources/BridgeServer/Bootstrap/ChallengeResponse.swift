@@ -31,7 +31,7 @@ struct ChallengeResponse: Sendable {
             tokenIssuanceURI: configuration.tokenIssuanceURI,
             providerId: office.providerId,
             urlSchemes: schemes,
-            resourceMetadata: (office.resourceMetadata ?? false)
+            resourceMetadata: office.resourceMetadata
                 ? configuration.issuerURL(path: "/.well-known/oauth-protected-resource") : nil)
         func fields(_ bearer: BootstrapChallenge) -> HTTPFields {
             var headers = HTTPFields()

@@ -2,7 +2,8 @@ import Foundation
 import SignInProtocol
 
 /// The whole configuration of one server, as `samples/bridge.yaml` documents it. Built by `ConfigurationLoader`
-/// after the schema (`BridgeConfigSchema`) and `ConfigurationChecks` have passed, so every value here is valid.
+/// after the schema (schemas/bridge-config.schema.json) and `ConfigurationChecks` have passed, so every value here is
+/// valid. A key the schema gives a `default` is never nil here (`SchemaDefaults`): its fallback lives in the schema.
 public struct BridgeConfiguration: Sendable, Codable, Hashable {
     /// The public origin of this server (RFC 8414 `issuer`); endpoint URLs are built from it.
     public var issuer: String
@@ -29,8 +30,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var host: String
         public var port: Int
         /// Addresses or CIDR blocks of reverse proxies whose `X-Forwarded-For` names the client (`ClientAddress`);
-        /// the sign-in throttle counts failures per client address. Nil or empty: the peer is the client.
-        public var trustedProxies: [String]?
+        /// the sign-in throttle counts failures per client address. Empty: the peer is the client.
+        public var trustedProxies: [String]
     }
 
     public struct StoreSettings: Sendable, Codable, Hashable {
@@ -44,16 +45,16 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
             /// Relative paths are resolved against the working directory (`make run` puts it under `./data/`).
             public var path: String
             /// `normal` or `full`, see `SQLiteStore.Durability`.
-            public var durability: String?
+            public var durability: String
         }
 
         public struct Postgres: Sendable, Codable, Hashable {
             /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…]` (`SIGNIN_BRIDGE_STORE_URL` replaces it).
             public var url: String
-            /// The pool's upper bound; nil: 10.
-            public var maxConnections: Int?
-            /// How long connecting or waiting for a pooled connection may take; nil: 5000.
-            public var connectTimeoutMilliseconds: Int?
+            /// The pool's upper bound.
+            public var maxConnections: Int
+            /// How long connecting or waiting for a pooled connection may take.
+            public var connectTimeoutMilliseconds: Int
         }
     }
 
@@ -71,7 +72,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         /// `logfmt` or `json`.
         public var format: String
         /// One line per request (method, path, status, duration, request id) at info level.
-        public var requests: Bool?
+        public var requests: Bool
     }
 
     public struct Limits: Sendable, Codable, Hashable {
@@ -154,7 +155,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var providerId: String?
         public var urlSchemes: UrlSchemeSettings?
         /// Adds `resource_metadata` (RFC 9728 §5.1) pointing at `/.well-known/oauth-protected-resource`.
-        public var resourceMetadata: Bool?
+        public var resourceMetadata: Bool
         /// Further `WWW-Authenticate` challenges sent beside the Bearer one, e.g. `Basic realm="files"`.
         public var additionalChallenges: [String]?
     }
@@ -195,7 +196,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public struct Client: Sendable, Codable, Hashable {
         public var id: String
         /// Public clients (native apps, RFC 8252) have no secret and must use PKCE.
-        public var `public`: Bool?
+        public var `public`: Bool
         /// `sha256:<hex>` of the client secret (random, so a fast hash is enough); required unless `public` or `secrets`.
         public var secretHash: String?
         /// More secrets, each with an optional expiry, so a partner can switch secrets without an outage (`Secret`).
@@ -207,17 +208,18 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         /// The merchant (tenant): exchange codes and token exchange only move a user between clients of one merchant.
         public var merchant: String?
         /// Send a session context (`sc`) in the final redirect, echoed by Office in `X-WOPI-SessionContext`.
-        public var sessionContext: Bool?
+        public var sessionContext: Bool
         /// Shown on the consent page ("Contoso Files wants to …"); defaults to the id.
         public var name: String?
         /// The host's own app: the consent page is skipped (the user signed in to the host itself).
-        public var firstParty: Bool?
+        public var firstParty: Bool
         /// Scopes the client may request; an authorize request without `scope` gets all of them (RFC 6749 §3.3).
-        public var scopes: [String]?
-        /// `office` allows exactly Office's documented deviations (`ClientProfile`); absent or `strict`: none.
-        public var profile: String?
+        /// `wopi` unless configured: the one scope the bootstrapper knows.
+        public var scopes: [String]
+        /// `office` allows exactly Office's documented deviations (`ClientProfile`); `strict`: none.
+        public var profile: ClientProfile
         /// OpenID Connect: refuse authorize requests without `nonce` (OpenID Connect Core §3.1.2.1 lets the OP decide).
-        public var requireNonce: Bool?
+        public var requireNonce: Bool
         /// Where RP-initiated logout may send the browser afterwards, matched exactly (OpenID Connect RP-Initiated
         /// Logout 1.0 §2).
         public var postLogoutRedirectUris: [String]?
@@ -226,17 +228,10 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         /// First-party clients whose access tokens may approve this client's app-to-app requests.
         public var appToAppApprovers: [String]?
         /// `RS256` (the default, OpenID Connect Dynamic Client Registration §2) or `ES256`.
-        public var idTokenSignedResponseAlg: String?
+        public var idTokenSignedResponseAlg: IDTokenAlgorithm
 
-        public var isPublic: Bool { self.public ?? false }
-        public var idTokenAlgorithm: IDTokenAlgorithm {
-            idTokenSignedResponseAlg.flatMap(IDTokenAlgorithm.init(rawValue:)) ?? .rs256
-        }
-        public var isFirstParty: Bool { firstParty ?? false }
-        public var clientProfile: ClientProfile { profile.flatMap(ClientProfile.init(rawValue:)) ?? .strict }
+        /// Not a schema default: it follows from another key.
         public var displayName: String { name ?? id }
-        /// `wopi` unless configured: the one scope the bootstrapper knows.
-        public var allowedScopes: [String] { scopes ?? ["wopi"] }
     }
 
     /// A local account of the embedded default, loaded into the store at start.
@@ -252,7 +247,6 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     }
 
     /// An upstream OpenID provider users may sign in with (OpenID Connect Core 1.0, authorization code flow).
-    /// Optional keys are optional here too: the loader fills defaults into objects, not into list items.
     public struct Upstream: Sendable, Codable, Hashable {
         public var id: String
         /// Shown as "Continue with <name>".
@@ -261,21 +255,16 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var clientId: String
         /// Sent with HTTP Basic (`client_secret_basic`, OpenID Connect Core §9); nil: a public client.
         public var clientSecret: String?
-        public var scopes: [String]?
+        public var scopes: [String]
         /// The provider supports `requested_flow=app_to_app` (Vipps Login API).
-        public var appToApp: Bool?
+        public var appToApp: Bool
         /// `app_callback_uri` sent with `requested_flow=app_to_app`.
         public var appCallbackUri: String?
-        public var claims: ClaimNames?
+        public var claims: ClaimNames
         /// Link a first sign-in to the one local user with that email, only when the provider marks it verified.
-        public var linkByVerifiedEmail: Bool?
-        public var timeoutSeconds: Int?
-
-        public var requestedScopes: [String] { scopes ?? ["openid", "profile", "email"] }
-        public var supportsAppToApp: Bool { appToApp ?? false }
-        public var linksByVerifiedEmail: Bool { linkByVerifiedEmail ?? false }
-        public var timeout: Int { timeoutSeconds ?? 10 }
-        public var claimNames: ClaimNames { claims ?? ClaimNames() }
+        public var linkByVerifiedEmail: Bool
+        /// Each call to the provider (discovery, JWKS, token, UserInfo).
+        public var timeoutSeconds: Int
 
         /// Where the provider sends the browser back: `<issuer>/auth/upstream/<id>/callback`.
         public func callbackURL(in configuration: BridgeConfiguration) -> String {
@@ -285,22 +274,10 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
 
     /// Which claims fill the local user's name, email and phone number (OpenID Connect Core §5.1 names by default).
     public struct ClaimNames: Sendable, Codable, Hashable {
-        public var name: String?
-        public var email: String?
-        public var emailVerified: String?
-        public var phoneNumber: String?
-
-        public init(name: String? = nil, email: String? = nil, emailVerified: String? = nil, phoneNumber: String? = nil) {
-            self.name = name
-            self.email = email
-            self.emailVerified = emailVerified
-            self.phoneNumber = phoneNumber
-        }
-
-        public var nameClaim: String { name ?? "name" }
-        public var emailClaim: String { email ?? "email" }
-        public var emailVerifiedClaim: String { emailVerified ?? "email_verified" }
-        public var phoneNumberClaim: String { phoneNumber ?? "phone_number" }
+        public var name: String
+        public var email: String
+        public var emailVerified: String
+        public var phoneNumber: String
     }
 
     /// The session broker for native apps (`/auth/{provider}/login`, `/auth/{provider}/session`).

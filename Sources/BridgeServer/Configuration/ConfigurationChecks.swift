@@ -58,7 +58,7 @@ struct ConfigurationChecks {
         }
         checkUsers(config.users)
         checkUpstreams(config)
-        for (index, proxy) in (config.listen.trustedProxies ?? []).enumerated() where IPAddressRange(proxy) == nil {
+        for (index, proxy) in config.listen.trustedProxies.enumerated() where IPAddressRange(proxy) == nil {
             error("listen.trustedProxies[\(index)]", "expected an IP address or CIDR block (10.0.0.0/8, fd00::/8), got \"\(proxy)\"")
         }
     }
@@ -95,7 +95,7 @@ struct ConfigurationChecks {
         for (index, client) in clients.enumerated() {
             let path = "clients[\(index)]"
             if !seen.insert(client.id).inserted { error("\(path).id", "repeats the client id \"\(client.id)\"") }
-            if client.isPublic {
+            if client.public {
                 if client.secretHash != nil || client.secrets != nil {
                     let key = client.secretHash != nil ? "secretHash" : "secrets"
                     error("\(path).\(key)", "a public client has no secret (RFC 8252 §8.4); remove it or set public: false")
@@ -119,7 +119,7 @@ struct ConfigurationChecks {
             }
             for (uriIndex, uri) in client.redirectUris.enumerated() {
                 checkRedirectURI(
-                    uri, at: "\(path).redirectUris[\(uriIndex)]", publicClient: client.isPublic, profile: client.clientProfile)
+                    uri, at: "\(path).redirectUris[\(uriIndex)]", publicClient: client.public, profile: client.profile)
             }
             checkAppToApp(client, at: path, clients: clients)
         }
@@ -155,7 +155,7 @@ struct ConfigurationChecks {
                 error("\(path).appToAppApprovers[\(index)]", "names no configured client \"\(approver)\"")
                 continue
             }
-            if !found.isFirstParty {
+            if !found.firstParty {
                 error("\(path).appToAppApprovers[\(index)]", "\"\(approver)\" must be a first-party client (firstParty: true)")
             }
         }
@@ -175,10 +175,10 @@ struct ConfigurationChecks {
                 error("\(path).id", "\"\(upstream.id)\" is taken by a route under /auth/")
             }
             checkURL(upstream.issuer, at: "\(path).issuer", allowPath: true)
-            if !upstream.requestedScopes.contains("openid") {
+            if !upstream.scopes.contains("openid") {
                 error("\(path).scopes", "must contain openid (OpenID Connect Core §3.1.2.1)")
             }
-            if upstream.supportsAppToApp && upstream.appCallbackUri == nil {
+            if upstream.appToApp && upstream.appCallbackUri == nil {
                 error("\(path).appCallbackUri", "is required with appToApp: true (requested_flow=app_to_app)")
             }
         }
@@ -186,7 +186,7 @@ struct ConfigurationChecks {
         guard let client = config.clients.first(where: { $0.id == clientID }) else {
             return error("broker.clientId", "names no configured client \"\(clientID)\"")
         }
-        if !client.isPublic { error("broker.clientId", "\"\(clientID)\" must be a public client (a native app)") }
+        if !client.public { error("broker.clientId", "\"\(clientID)\" must be a public client (a native app)") }
         if config.upstreams.isEmpty { error("broker.clientId", "the broker needs at least one upstream") }
     }
 

@@ -7,8 +7,9 @@ public struct LoadedConfiguration: Sendable {
     public var warnings: [ConfigurationProblem]
 }
 
-/// Reads the YAML file, applies environment overrides and defaults, validates against `BridgeConfigSchema`, decodes,
-/// then runs `ConfigurationChecks`. Any problem ends in one `ConfigurationError` listing all of them.
+/// Reads the YAML file, applies environment overrides, the schema's defaults (`SchemaDefaults`) and the derived URLs,
+/// validates against the schema, decodes, then runs `ConfigurationChecks`. Any problem ends in one
+/// `ConfigurationError` listing all of them.
 public struct ConfigurationLoader: Sendable {
     /// A configuration file is small; anything larger is a mistake (or an attack on the parser).
     public static let maxFileBytes = 1 << 20
@@ -68,7 +69,7 @@ public struct ConfigurationLoader: Sendable {
         }
         if let listenHost { tree.set(ConfigNode(.string(listenHost), source: "--host"), at: ["listen", "host"]) }
         if let listenPort { tree.set(ConfigNode(.integer(listenPort), source: "--port"), at: ["listen", "port"]) }
-        tree = Self.merge(defaults: Self.defaults, into: tree)
+        tree = Self.schemaDefaults.apply(to: tree)
         let issuerDerived = tree["issuer"] == nil
         DerivedURLs.apply(to: &tree)
 
@@ -105,56 +106,27 @@ public struct ConfigurationLoader: Sendable {
         return try ConfigNode(yaml: node)
     }
 
-    /// The JSON Schema the loader enforces (also published as schemas/bridge-config.schema.json).
-    public static var schemaText: String { BridgeConfigSchema.text }
+    /// The JSON Schema the loader enforces and takes its defaults from: schemas/bridge-config.schema.json, embedded
+    /// at build time (Package.swift), so the installed binary needs no file beside it.
+    public static let schemaText = String(decoding: PackageResources.bridge_config_schema_json, as: UTF8.self)
 
-    static let schemaValidator: SchemaValidator = {
+    static let schema: ConfigNode = {
         do {
-            return try SchemaValidator(schema: parse(BridgeConfigSchema.text, emptyMessage: "empty schema"))
+            return try parse(schemaText, emptyMessage: "empty schema")
         } catch {
             fatalError("the embedded configuration schema is broken: \(error)")  // caught by the schema tests
         }
     }()
 
-    /// What a key left out means; the schema's `default` annotations say the same.
-    static let defaults: ConfigNode = {
-        let yaml = """
-            listen: {host: 127.0.0.1, port: 8080}
-            store: {sqlite: {path: data/bridge.sqlite, durability: normal}, purgeIntervalSeconds: 600}
-            signingKeys: {file: data/signing-keys.json, publishBeforeSigningSeconds: 86400}
-            log: {level: info, format: logfmt, requests: true}
-            limits: {maxBodyBytes: 65536, maxHeaderValueBytes: 8192, idleTimeoutSeconds: 60}
-            tokens: {accessTokenLifetimeSeconds: 3600, refreshTokenLifetimeSeconds: 7776000, refreshReuseGraceSeconds: 0, statusCacheMilliseconds: 1000}
-            authorize: {codeLifetimeSeconds: 60, requestLifetimeSeconds: 900, allowPlainPKCE: false}
-            exchange: {codeLifetimeSeconds: 30, sessionLifetimeSeconds: 60}
-            appToApp: {referenceLifetimeSeconds: 300}
-            signIn: {sessionLifetimeSeconds: 28800, bcryptCost: 12, throttle: {maxFailures: 5, windowSeconds: 900}}
-            office: {}
-            wopi: {accessTokenLifetimeSeconds: 36000}
-            clients: []
-            users: []
-            upstreams: []
-            broker: {sessionLifetimeSeconds: 180, loginLifetimeSeconds: 600}
-            """
-        do { return try parse(yaml, emptyMessage: "") } catch { fatalError("defaults: \(error)") }
+    static let schemaValidator: SchemaValidator = {
+        do {
+            return try SchemaValidator(schema: schema)
+        } catch {
+            fatalError("the embedded configuration schema is broken: \(error)")  // caught by the schema tests
+        }
     }()
 
-    /// Adds keys missing from `tree` (objects only; arrays and scalars the user wrote are kept whole).
-    static func merge(defaults: ConfigNode, into tree: ConfigNode) -> ConfigNode {
-        guard case .object(let defaultMembers) = defaults.value, case .object(var members) = tree.value else {
-            return tree
-        }
-        for member in defaultMembers {
-            if let index = members.firstIndex(where: { $0.key == member.key }) {
-                members[index].node = merge(defaults: member.node, into: members[index].node)
-            } else {
-                members.append(member)
-            }
-        }
-        var merged = tree
-        merged.value = .object(members)
-        return merged
-    }
+    static let schemaDefaults = SchemaDefaults(schema: schema)
 
     static func keyPath(of error: any Error) -> String {
         guard let decoding = error as? DecodingError else { return "" }

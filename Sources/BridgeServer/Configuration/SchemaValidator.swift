@@ -18,9 +18,12 @@ struct SchemaValidator: Sendable {
     }
 
     /// Every problem in `instance`, in document order.
-    func validate(_ instance: ConfigNode) -> [ConfigurationProblem] {
+    func validate(_ instance: ConfigNode) -> [ConfigurationProblem] { validate(instance, against: root) }
+
+    /// Every problem in `instance` against one subschema of the root (whose `$ref`s resolve in the root).
+    func validate(_ instance: ConfigNode, against schema: ConfigNode) -> [ConfigurationProblem] {
         var problems: [ConfigurationProblem] = []
-        validate(instance, against: root, path: "", into: &problems)
+        validate(instance, against: schema, path: "", into: &problems)
         return problems
     }
 
@@ -115,7 +118,10 @@ struct SchemaValidator: Sendable {
         if let max = schema["maximum"].flatMap(Self.number), value > max { fail("must be at most \(Self.format(max))") }
     }
 
-    private func resolve(_ reference: String) -> ConfigNode? {
+    private func resolve(_ reference: String) -> ConfigNode? { Self.resolve(reference, in: root) }
+
+    /// The subschema a local reference (`#/$defs/httpUrl`, RFC 6901 pointer syntax) names in `root`; nil for others.
+    static func resolve(_ reference: String, in root: ConfigNode) -> ConfigNode? {
         guard reference.hasPrefix("#/") else { return nil }
         var node: ConfigNode? = root
         for component in reference.dropFirst(2).split(separator: "/") { node = node?[String(component)] }

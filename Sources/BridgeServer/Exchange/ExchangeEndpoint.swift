@@ -61,7 +61,7 @@ struct ExchangeEndpoint: Sendable {
     private func codeForBackend(
         of target: BridgeConfiguration.Client, user: String, scope: String, at now: Date
     ) async throws(OAuthError) -> ExchangeResponse {
-        guard !target.isPublic, target.grants.contains(.authorizationCode) else {
+        guard !target.public, target.grants.contains(.authorizationCode) else {
             throw OAuthError(
                 .unauthorizedClient,
                 description: "type=code needs a confidential target client registered for authorization_code")

@@ -23,7 +23,7 @@ struct MerchantClients: Sendable {
     /// The scope the target may hold of `scope`: the values it is registered for (RFC 6749 §3.3 lets the server
     /// narrow a requested scope).
     static func narrowed(_ scope: String, for target: BridgeConfiguration.Client) -> String {
-        let allowed = Set(target.allowedScopes)
+        let allowed = Set(target.scopes)
         return scope.split(separator: " ").map(String.init).filter(allowed.contains).joined(separator: " ")
     }
 }

@@ -58,7 +58,7 @@ struct ClientAuthenticator: Sendable {
             _ = Self.decoy.matches(presented.clientSecret ?? "")
             throw OAuthError(.invalidClient, description: "client authentication failed")
         }
-        if client.isPublic {
+        if client.public {
             // RFC 8252 §8.5: a native app cannot keep a secret; one sent anyway means a misconfigured client.
             guard presented.clientSecret == nil else {
                 throw OAuthError(.invalidClient, description: "client '\(client.id)' is public and has no secret")

@@ -46,7 +46,7 @@ struct BrokerEndpoints: Sendable {
             return Self.error(OAuthError(.invalidRequest, description: "redirect_uri is not registered for the app"))
         }
         let appToApp = parameters["requested_flow"] == "app_to_app"
-        if appToApp && !provider.settings.supportsAppToApp {
+        if appToApp && !provider.settings.appToApp {
             return Self.error(OAuthError(.invalidRequest, description: "this provider does not offer app_to_app"))
         }
         let now = environment.now()
@@ -135,7 +135,7 @@ struct BrokerEndpoints: Sendable {
         let access = tokens.draft(at: now)
         let claim = BrokerSessionClaim(
             session: TokenDigest(of: sessionID), codeChallenge: verifier.challenge(method: .s256).value,
-            upstreamID: provider.settings.id, clientID: client.id, scope: client.allowedScopes.joined(separator: " "),
+            upstreamID: provider.settings.id, clientID: client.id, scope: client.scopes.joined(separator: " "),
             access: access.record(in: .generate()))
         switch try await environment.store.redeemBrokerSession(claim, at: now) {
         case .redeemed(_, let user, let grant):

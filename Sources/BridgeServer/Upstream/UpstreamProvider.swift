@@ -22,7 +22,7 @@ actor UpstreamProvider {
     func metadata() async throws -> ProviderMetadata {
         if let cachedMetadata { return cachedMetadata }
         let url = ProviderMetadata.discoveryURL(issuer: settings.issuer)
-        let answer = try await http.get(url, timeout: settings.timeout)
+        let answer = try await http.get(url, timeout: settings.timeoutSeconds)
         guard answer.status == 200, let document = try? JSONDecoder().decode(ProviderMetadata.self, from: Data(answer.body))
         else { throw UpstreamFailure(.badResponse, "\(url) answered \(answer.status) without a discovery document") }
         // OpenID Connect Discovery 1.0 §4.3: the document's issuer must be the one we asked; else refuse it.
@@ -40,7 +40,7 @@ actor UpstreamProvider {
         query.append("response_type", "code")
         query.append("client_id", settings.clientId)
         query.append("redirect_uri", callbackURL)
-        query.append("scope", settings.requestedScopes.joined(separator: " "))
+        query.append("scope", settings.scopes.joined(separator: " "))
         query.append("state", state)
         query.append("nonce", nonce)
         query.append("code_challenge", verifier.challenge(method: .s256).value)
@@ -63,7 +63,7 @@ actor UpstreamProvider {
         if settings.clientSecret == nil { form.append("client_id", settings.clientId) }
         let answer = try await http.postForm(
             metadata.tokenEndpoint, form, basic: settings.clientSecret.map { (settings.clientId, $0) },
-            timeout: settings.timeout)
+            timeout: settings.timeoutSeconds)
         let tokens = try? JSONDecoder().decode(TokenAnswer.self, from: Data(answer.body))
         guard answer.status == 200, let tokens, let idToken = tokens.idToken else {
             let error = tokens?.error ?? "no id_token"
@@ -73,7 +73,7 @@ actor UpstreamProvider {
         let subject: String
         do {
             let header = try IDTokenCheck.header(of: idToken)
-            let (http, jwksURI, timeout) = (self.http, metadata.jwksURI, settings.timeout)
+            let (http, jwksURI, timeout) = (self.http, metadata.jwksURI, settings.timeoutSeconds)
             try await keys.verify(idToken, kid: header.kid) {
                 let jwks = try await http.get(jwksURI, timeout: timeout)
                 guard jwks.status == 200 else { throw UpstreamFailure(.badResponse, "\(jwksURI) answered \(jwks.status)") }
@@ -87,18 +87,18 @@ actor UpstreamProvider {
             throw UpstreamFailure(.idToken, problem.description)
         }
         if let endpoint = metadata.userinfoEndpoint, let accessToken = tokens.accessToken {
-            let info = try await http.get(endpoint, bearer: accessToken, timeout: settings.timeout)
+            let info = try await http.get(endpoint, bearer: accessToken, timeout: settings.timeoutSeconds)
             guard info.status == 200, let userInfo = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(info.body))
             else { throw UpstreamFailure(.userInfo, "UserInfo answered \(info.status)") }
             // OpenID Connect Core §5.3.2: a UserInfo answer for another subject must not be used.
             guard userInfo["sub"]?.string == subject else { throw UpstreamFailure(.userInfo, "UserInfo sub differs") }
             claims.merge(userInfo) { idTokenValue, _ in idTokenValue }
         }
-        let names = settings.claimNames
+        let names = settings.claims
         return UpstreamUser(
-            subject: subject, name: claims[names.nameClaim]?.string, email: claims[names.emailClaim]?.string,
-            emailVerified: claims[names.emailVerifiedClaim]?.isTrue ?? false,
-            phoneNumber: claims[names.phoneNumberClaim]?.string)
+            subject: subject, name: claims[names.name]?.string, email: claims[names.email]?.string,
+            emailVerified: claims[names.emailVerified]?.isTrue ?? false,
+            phoneNumber: claims[names.phoneNumber]?.string)
     }
 
     struct TokenAnswer: Decodable {

@@ -109,7 +109,7 @@ struct UpstreamSignInEndpoints: Sendable {
             newUser: UserRecord(
                 id: "\(settings.id)-\(UUID().uuidString.lowercased())", signInName: "\(settings.id):\(user.subject)",
                 friendlyName: user.name, passwordHash: nil, email: user.email, phoneNumber: user.phoneNumber),
-            verifiedEmail: settings.linksByVerifiedEmail && user.emailVerified ? user.email : nil)
+            verifiedEmail: settings.linkByVerifiedEmail && user.emailVerified ? user.email : nil)
     }
 
     /// A login whose callback was refused before the provider was asked anything (state problems).

@@ -50,7 +50,7 @@ struct AuthorizationServerMetadata: Encodable {
         end_session_endpoint = configuration.issuerURL(path: EndSessionEndpoint.path)
         // The OpenID scopes plus every scope some client may ask for (`wopi` by default).
         var scopes = OpenIDScope.supportedScopes
-        for scope in configuration.clients.flatMap(\.allowedScopes) where !scopes.contains(scope) { scopes.append(scope) }
+        for scope in configuration.clients.flatMap(\.scopes) where !scopes.contains(scope) { scopes.append(scope) }
         scopes_supported = scopes
         claims_supported = OpenIDScope.supportedClaims
         prompt_values_supported = CheckPrompt.known.sorted()

@@ -21,7 +21,7 @@ struct ExtensionPointTests {
 
     @Test func theConfigurationSchemaAllowsExactlyTheRegisteredGrants() throws {
         let schema = try #require(
-            try JSONSerialization.jsonObject(with: Data(BridgeConfigSchema.text.utf8)) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(ConfigurationLoader.schemaText.utf8)) as? [String: Any])
         let properties = schema["properties"] as? [String: Any]
         let clients = (properties?["clients"] as? [String: Any])?["items"] as? [String: Any]
         let grants = ((clients?["properties"] as? [String: Any])?["grants"] as? [String: Any])?["items"] as? [String: Any]

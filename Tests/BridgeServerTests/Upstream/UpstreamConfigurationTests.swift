@@ -20,9 +20,9 @@ import Testing
         let yaml = TestBridge.yaml.replacingOccurrences(of: "users:", with: Self.upstream + "\nusers:")
         let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml).configuration
         let loaded = try #require(configuration.upstreams.first)
-        #expect(loaded.requestedScopes == ["openid", "profile", "email"])
-        #expect(loaded.timeout == 10 && !loaded.supportsAppToApp && !loaded.linksByVerifiedEmail)
-        #expect(loaded.claimNames.emailVerifiedClaim == "email_verified")
+        #expect(loaded.scopes == ["openid", "profile", "email"])
+        #expect(loaded.timeoutSeconds == 10 && !loaded.appToApp && !loaded.linkByVerifiedEmail)
+        #expect(loaded.claims.emailVerified == "email_verified")
         #expect(loaded.callbackURL(in: configuration) == "https://contoso.com/auth/upstream/idp-a/callback")
         #expect(configuration.broker.sessionLifetimeSeconds == 180 && configuration.broker.clientId == nil)
     }

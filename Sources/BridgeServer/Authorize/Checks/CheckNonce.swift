@@ -8,7 +8,7 @@ struct CheckNonce: AuthorizeCheck {
     func check(_ draft: inout AuthorizationDraft) throws(OAuthError) {
         guard OpenIDScope.isOpenID(draft.grantedScope) else { return }
         guard let nonce = draft.request.nonce.nonEmpty else {
-            if draft.client.requireNonce ?? false {
+            if draft.client.requireNonce {
                 throw .invalidRequest("nonce is required for client '\(draft.client.id)'")
             }
             return

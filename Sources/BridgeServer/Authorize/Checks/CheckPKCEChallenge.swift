@@ -9,7 +9,7 @@ struct CheckPKCEChallenge: AuthorizeCheck {
         do {
             draft.pkce = try PKCE.Challenge.fromAuthorizationRequest(
                 challenge: draft.request.codeChallenge, method: draft.request.codeChallengeMethod,
-                required: draft.client.isPublic, allowedMethods: allowPlain ? [.s256, .plain] : [.s256])
+                required: draft.client.public, allowedMethods: allowPlain ? [.s256, .plain] : [.s256])
         } catch {
             throw error.oauthError
         }

@@ -11,7 +11,7 @@ struct CheckRedirectURI: Sendable {
         guard values.count <= 1 else { throw .invalidRequest("parameter 'redirect_uri' appears more than once") }
         do {
             return try policy.resolve(
-                requested: values.first, registered: client.redirectUris, for: client.isPublic ? .native : .web)
+                requested: values.first, registered: client.redirectUris, for: client.public ? .native : .web)
         } catch {
             throw error.oauthError
         }

@@ -4,7 +4,7 @@ import SignInProtocol
 /// server apply a default, and Office sends `scope` empty or leaves it out).
 struct CheckScope: AuthorizeCheck {
     func check(_ draft: inout AuthorizationDraft) throws(OAuthError) {
-        let allowed = draft.client.allowedScopes
+        let allowed = draft.client.scopes
         var requested: [String] = []
         for scope in draft.request.scopes where !requested.contains(scope) { requested.append(scope) }
         if requested.contains(where: { !allowed.contains($0) }) {

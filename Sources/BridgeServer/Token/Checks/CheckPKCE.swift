@@ -15,7 +15,7 @@ struct CheckPKCE {
         } else {
             challenge = nil
         }
-        if challenge == nil, client.client.isPublic, verifier == nil {
+        if challenge == nil, client.client.public, verifier == nil {
             throw OAuthError(.invalidGrant, description: "a public client's code must have been issued with code_challenge")
         }
         if case .rejected(let failure) = PKCE.verify(verifier: verifier, against: challenge) {

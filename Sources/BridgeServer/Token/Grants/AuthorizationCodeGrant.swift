@@ -72,7 +72,7 @@ struct AuthorizationCodeGrant: GrantHandler {
             let idToken = try unavailableOnFailure {
                 try idTokens.idToken(
                     subject: grant.subject, clientID: client.id, nonce: record.nonce, authTime: record.authTime,
-                    accessToken: signed.token, algorithm: client.client.idTokenAlgorithm, at: now)
+                    accessToken: signed.token, algorithm: client.client.idTokenSignedResponseAlg, at: now)
             }
             response.additionalFields["id_token"] = .string(idToken)
         }

@@ -18,7 +18,7 @@ struct ClientCredentialsGrant: GrantHandler {
     }
 
     func issue(scope: String?, client: AuthenticatedClient, at now: Date) async throws(OAuthError) -> TokenResponse {
-        guard !client.client.isPublic else {
+        guard !client.client.public else {
             throw OAuthError(.unauthorizedClient, description: "client_credentials needs a confidential client (RFC 6749 section 4.4)")
         }
         let grant = GrantRecord(userID: "", clientID: client.id, scope: scope ?? "", createdAt: now)
