@@ -106,8 +106,8 @@ struct BootstrapPathParityTests {
             configuration: bridge.configuration, store: bridge.store, keys: bridge.app.keys,
             logger: Logger(label: "test") { _ in CapturingLogHandler(records: records) }, now: { bridge.clock.now })
         let request = Self.request(testCase, delivery, token: issued.token)
-        var observation = Observation(head: [], metricDeltas: [:], logRecords: [])
-        try await app.makeApplication().test(.live) { client in
+        let observation = try await app.makeApplication().test(.live) { client in
+            var observation = Observation(head: [], metricDeltas: [:], logRecords: [])
             let connection = try RawConnection(port: try #require(client.port))
             if seenBefore {
                 connection.send(Self.request(testCase, .plain, token: issued.token))
@@ -127,6 +127,7 @@ struct BootstrapPathParityTests {
                 if !observation.logRecords.isEmpty, observation.metricDeltas.count >= 3 { break }
                 try await Task.sleep(for: .milliseconds(20))
             }
+            return observation
         }
         try await bridge.store.close()
         return observation
