@@ -8,7 +8,7 @@ import SignInProtocol
 import Testing
 
 /// An authenticated bootstrap whose token and store status were seen a moment ago is answered inside the NIO pipeline
-/// (`RememberedBootstraps`); the answer must be the route's, and anything the route would answer otherwise goes to it.
+/// (`BootstrapAnswers.pipelineAnswer`); the answer must be the route's, and anything the route would answer otherwise goes to it.
 @Suite("Remembered bootstraps")
 struct RememberedBootstrapTests {
     static func head(_ token: String, method: HTTPRequest.Method = .get, path: String = "/wopibootstrapper", _ more: HTTPFields = [:]) -> HTTPRequest {
@@ -17,7 +17,7 @@ struct RememberedBootstrapTests {
         return HTTPRequest(method: method, scheme: nil, authority: "t", path: path, headerFields: fields)
     }
 
-    static func remembered(_ bridge: TestBridge) -> RememberedBootstraps {
+    static func remembered(_ bridge: TestBridge) -> BootstrapAnswers {
         let configuration = bridge.configuration
         let keys = bridge.app.keys
         let verifier = AccessTokenVerifier(
@@ -26,9 +26,10 @@ struct RememberedBootstrapTests {
         let service = BootstrapService(
             configuration: configuration, store: bridge.store, verifier: verifier, seal: WopiAccessTokenSeal(keys: keys),
             now: { bridge.clock.now })
-        return RememberedBootstraps(
-            service: service, securityFields: SecurityHeaders.fields(https: false),
-            recorder: BootstrapAnswerRecorder(metrics: bridge.app.metrics, logger: nil))
+        let securityFields = SecurityHeaders.fields(https: false)
+        return BootstrapAnswers(
+            service: service, challenge: ChallengeResponse(configuration: configuration, securityFields: securityFields),
+            securityFields: securityFields, metrics: bridge.app.metrics, logger: nil)
     }
 
     @Test func onlyATokenAndStatusSeenBeforeAreAnsweredFromMemory() async throws {
@@ -121,5 +122,13 @@ struct RememberedBootstrapTests {
                 #expect(text.contains(#"http_requests_total{method="GET",route="/wopibootstrapper",status="200"} 3"#))
             }
         }
+    }
+}
+
+extension BootstrapAnswers {
+    /// The pipeline's bootstrap answer to `head`; nil for a challenge or anything it leaves to the application.
+    func answer(to head: HTTPRequest) -> (head: HTTPResponse, body: ByteBuffer)? {
+        guard case .bootstrap(let response, let body, _)? = pipelineAnswer(to: head) else { return nil }
+        return (response, body)
     }
 }

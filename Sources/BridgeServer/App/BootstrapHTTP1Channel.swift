@@ -13,8 +13,7 @@ struct BootstrapHTTP1Channel: HTTPChannelHandler {
 
     let responder: HTTPChannelHandler.Responder
     let configuration: HTTP1Channel.Configuration
-    let challenge: PreparedChallenge
-    let bootstraps: RememberedBootstraps?
+    let answers: BootstrapAnswers
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -33,7 +32,7 @@ struct BootstrapHTTP1Channel: HTTPChannelHandler {
             try channel.pipeline.syncOperations.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
             try channel.pipeline.syncOperations.addHandler(
-                BootstrapChannelHandler(challenge: challenge, bootstraps: bootstraps))
+                BootstrapChannelHandler(answers: answers))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }

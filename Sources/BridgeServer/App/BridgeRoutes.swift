@@ -11,7 +11,7 @@ struct BridgeRoutes: Sendable {
     let keys: SigningKeySet
     let metrics: BridgeMetrics
     let bootstrap: BootstrapService
-    let challenge: ChallengeResponse
+    let bootstrapAnswers: BootstrapAnswers
     let upstreams: UpstreamProviders
     let now: @Sendable () -> Date
 
@@ -38,7 +38,7 @@ struct BridgeRoutes: Sendable {
     }
 
     func bootstrap(_ request: Request, _ context: BridgeRequestContext) async -> Response {
-        let outcome = await bootstrap.respond(to: Self.bootstrapRequest(request), logger: context.logger)
+        let outcome = await bootstrap.respond(to: bootstrapRequest(request), logger: context.logger)
         return response(for: outcome)
     }
 
@@ -47,35 +47,17 @@ struct BridgeRoutes: Sendable {
     // (1,728 bytes when these were inlined there).
 
     @inline(never)
-    static func bootstrapRequest(_ request: Request) -> BootstrapRequest {
-        let headers = request.headers
-        return BootstrapRequest(
-            authorization: headers[.authorization],
-            isPost: request.method == .post,
-            operation: headers[.wopiEcosystemOperation].map { EcosystemOperation(headerValue: $0) },
-            wopiSrc: headers[.wopiSrc],
-            sessionContext: headers[.wopiSessionContext])
+    func bootstrapRequest(_ request: Request) -> BootstrapRequest {
+        bootstrapAnswers.fields(of: request.head).request
     }
 
     @inline(never)
     func response(for outcome: BootstrapOutcome) -> Response {
-        metrics.count(outcome)
-        switch outcome {
-        case .challenge:
-            return challenge.response
-        case .invalidToken:
-            return challenge.invalidTokenResponse
-        case .bootstrap(let body):
-            return Self.json(JSONBody.bytes(body), cacheable: false)
-        case .unknownWopiSource:
-            return Self.text(.notFound, "unknown WopiSrc")
-        case .badRequest(let message):
-            return Self.text(.badRequest, message)
-        case .storeUnavailable:
-            var response = Self.text(.serviceUnavailable, "the store is unavailable, try again")
-            response.headers[.retryAfter] = StoreOutage.retryAfterSeconds
-            return response
-        }
+        bootstrapAnswers.answeredByRoute(outcome)
+        let answer = bootstrapAnswers.rendered(outcome)
+        return Response(
+            status: answer.status, headers: answer.headers,
+            body: answer.body.isEmpty ? .init() : .init(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 
     func health() async -> Response {
@@ -110,19 +92,23 @@ struct BridgeRoutes: Sendable {
 }
 
 /// Answers the unauthenticated bootstrap requests that `BootstrapChannelHandler` leaves to the application (a
-/// `Connection` or `Expect` header, a request pipelined behind another) before the router and its middleware.
-/// Everything else goes to the router.
+/// `Connection` or `Expect` header, a request pipelined behind another) before the router and its middleware, with
+/// `BootstrapAnswers`' challenge. Everything else goes to the router.
 struct BootstrapFastPath<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BridgeRequestContext {
     let inner: Inner
+    let answers: BootstrapAnswers
     let challenge: Response
-    let recorder: BootstrapAnswerRecorder
+
+    init(inner: Inner, answers: BootstrapAnswers) {
+        self.inner = inner
+        self.answers = answers
+        challenge = Response(status: .unauthorized, headers: answers.challengeFields)
+    }
 
     func respond(to request: Request, context: BridgeRequestContext) async throws -> Response {
-        if request.headers[.authorization] == nil, request.method == .get || request.method == .post,
-            request.uri.path == "/wopibootstrapper"
-        {
-            let arrival = PreparedChallenge.monotonicNanoseconds()
-            recorder.answered(.challenge, method: request.method, arrival: arrival, requestID: nil, logger: context.logger)
+        if answers.isUnauthenticated(request.head) {
+            let arrival = BootstrapAnswers.monotonicNanoseconds()
+            answers.challengedOnFastPath(method: request.method, arrival: arrival, logger: context.logger)
             return challenge
         }
         return try await inner.respond(to: request, context: context)

@@ -78,13 +78,17 @@ public struct BridgeServerApp: Sendable {
         let upstreams = UpstreamProviders(configuration: configuration)
         let bootstrap = BootstrapService(
             configuration: configuration, store: store, verifier: verifier, seal: WopiAccessTokenSeal(keys: keys), now: now)
+        let requestLogs = configuration.log.requests
+        let answers = BootstrapAnswers(
+            service: bootstrap, challenge: challenge, securityFields: securityFields, metrics: metrics,
+            logger: requestLogs ? logger : nil)
         let routes = BridgeRoutes(
             configuration: configuration, store: store, keys: keys, metrics: metrics, bootstrap: bootstrap,
-            challenge: challenge, upstreams: upstreams, now: now)
+            bootstrapAnswers: answers, upstreams: upstreams, now: now)
 
         let router = Router(context: BridgeRequestContext.self)
         router.add(middleware: ResponseHardeningMiddleware(fields: securityFields))
-        if configuration.log.requests { router.add(middleware: RequestLogMiddleware()) }
+        if requestLogs { router.add(middleware: RequestLogMiddleware()) }
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(
             middleware: RequestLimitsMiddleware(
@@ -96,9 +100,7 @@ public struct BridgeServerApp: Sendable {
         OAuthRoutes(configuration: configuration, store: store, keys: keys, verifier: verifier, now: now)
             .register(on: router, logger: logger)
 
-        let recorder = BootstrapAnswerRecorder(
-            metrics: metrics, logger: configuration.log.requests ? logger : nil)
-        let responder = BootstrapFastPath(inner: router.buildResponder(), challenge: challenge.response, recorder: recorder)
+        let responder = BootstrapFastPath(inner: router.buildResponder(), answers: answers)
         let limits = configuration.limits
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: .seconds(Int64(limits.idleTimeoutSeconds)),
@@ -107,14 +109,10 @@ public struct BridgeServerApp: Sendable {
                 // only grossly oversized heads get the HTTP parser's bare 400.
                 maxHeaderFieldSize: 4 * limits.maxHeaderValueBytes, maxHeaderListSize: 8 * limits.maxHeaderValueBytes,
                 maxHeaderFieldCount: 100))
-        let prepared = PreparedChallenge(headers: challenge.headers) { method, arrival in
-            recorder.answered(.challenge, method: method, arrival: arrival, requestID: RequestID())
-        }
-        let remembered = RememberedBootstraps(service: bootstrap, securityFields: securityFields, recorder: recorder)
         return Application(
             responder: responder,
             server: HTTPServerBuilder { responder in
-                BootstrapHTTP1Channel(responder: responder, configuration: http1, challenge: prepared, bootstraps: remembered)
+                BootstrapHTTP1Channel(responder: responder, configuration: http1, answers: answers)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port)),

@@ -173,3 +173,31 @@ struct BootstrapService: Sendable {
         return response
     }
 }
+
+extension BootstrapOutcome {
+    /// The outcome without its values: what `/metrics` counts and the status it is answered with.
+    enum Kind: Sendable {
+        case challenge, invalidToken, bootstrap, unknownWopiSource, badRequest, storeUnavailable
+
+        var status: Int {
+            switch self {
+            case .challenge, .invalidToken: 401
+            case .bootstrap: 200
+            case .unknownWopiSource: 404
+            case .badRequest: 400
+            case .storeUnavailable: 503
+            }
+        }
+    }
+
+    var kind: Kind {
+        switch self {
+        case .challenge: .challenge
+        case .invalidToken: .invalidToken
+        case .bootstrap: .bootstrap
+        case .unknownWopiSource: .unknownWopiSource
+        case .badRequest: .badRequest
+        case .storeUnavailable: .storeUnavailable
+        }
+    }
+}

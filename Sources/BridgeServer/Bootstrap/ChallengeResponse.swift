@@ -1,11 +1,10 @@
 import HTTPTypes
-import Hummingbird
 import SignInProtocol
 
 /// The 401 of `/wopibootstrapper`, built once at start: the one Bearer challenge from `BootstrapChallenge`, any
 /// additional challenges the configuration asks for (each its own `WWW-Authenticate` line), and the security headers.
-/// Answering an unauthenticated request is then a copy of prepared fields, which keeps the path Office (and every
-/// scanner on the internet) hits most as cheap as a static file server's.
+/// `BootstrapAnswers` answers with these fields: answering an unauthenticated request is then a copy of prepared
+/// fields, which keeps the path Office (and every scanner on the internet) hits most as cheap as a static file server's.
 struct ChallengeResponse: Sendable {
     let challenge: BootstrapChallenge
     let headers: HTTPFields
@@ -47,7 +46,4 @@ struct ChallengeResponse: Sendable {
         refused.otherParameters.append(.init(name: "error", value: OAuthError.Code.invalidToken.rawValue))
         invalidTokenHeaders = fields(refused)
     }
-
-    var response: Response { Response(status: .unauthorized, headers: headers) }
-    var invalidTokenResponse: Response { Response(status: .unauthorized, headers: invalidTokenHeaders) }
 }

@@ -106,7 +106,7 @@ public final class BridgeMetrics: Sendable {
         return buffer
     }
 
-    func count(_ outcome: BootstrapOutcome) {
+    func count(_ outcome: BootstrapOutcome.Kind) {
         switch outcome {
         case .challenge, .invalidToken: challenges.increment()
         case .bootstrap: bootstraps.increment()
@@ -137,9 +137,19 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func record(_ request: Request, context: Context, status: Int, since start: ContinuousClock.Instant) {
         let route = context.endpointPath ?? "NotFound"  // what Hummingbird's router names a request no route matched
-        let handles = metrics.requestHandles.handles(method: request.method.rawValue, route: route, status: status)
+        metrics.countRequest(
+            method: request.method.rawValue, route: route, status: status,
+            nanoseconds: Int64((ContinuousClock.now - start) / .nanoseconds(1)))
+    }
+}
+
+extension BridgeMetrics {
+    /// One request in `http_requests_total` and `http_request_duration_seconds`: the middleware's count of a route's
+    /// answer, and `BootstrapAnswers`' of one written before the router.
+    func countRequest(method: String, route: String, status: Int, nanoseconds: Int64) {
+        let handles = requestHandles.handles(method: method, route: route, status: status)
         handles.requests.increment()
-        handles.duration.recordNanoseconds(Int64((ContinuousClock.now - start) / .nanoseconds(1)))
+        handles.duration.recordNanoseconds(nanoseconds)
     }
 }
 

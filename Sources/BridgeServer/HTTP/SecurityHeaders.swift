@@ -123,13 +123,26 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Outside `handle`, so that its temporaries are not part of the async frame (see ResponseHardeningMiddleware).
     @inline(never)
     static func log(_ request: Request, status: HTTPResponse.Status, since start: ContinuousClock.Instant, logger: Logger) {
-        let elapsed = ContinuousClock.now - start
-        logger.info(
-            "request",
-            metadata: [
-                "method": .string(request.method.rawValue), "path": .string(request.uri.path),
-                "status": .stringConvertible(status.code),
-                "duration_ms": .stringConvertible(LogDuration(elapsed)),
-            ])
+        RequestLogLine.write(
+            method: request.method.rawValue, path: request.uri.path, status: status.code,
+            duration: LogDuration(ContinuousClock.now - start), requestID: nil, logger: logger)
+    }
+}
+
+/// The request log line: the router's (`RequestLogMiddleware`) and that of a bootstrap answered before it
+/// (`BootstrapAnswers`), so both read alike.
+enum RequestLogLine {
+    /// `requestID` is for a logger that does not carry one (the pipeline's); the router's loggers do.
+    /// Values stay unformatted (the status, the duration, the request id) until LogLineWriter's thread prints them.
+    static func write(
+        method: String, path: String, status: Int, duration: LogDuration, requestID: (any CustomStringConvertible & Sendable)?,
+        logger: Logger
+    ) {
+        var metadata: Logger.Metadata = [
+            "method": .string(method), "path": .string(path), "status": .stringConvertible(status),
+            "duration_ms": .stringConvertible(duration),
+        ]
+        if let requestID { metadata["hb.request.id"] = .stringConvertible(requestID) }
+        logger.info("request", metadata: metadata)
     }
 }
