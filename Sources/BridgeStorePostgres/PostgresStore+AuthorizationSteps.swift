@@ -5,9 +5,9 @@ import PostgresNIO
 /// The authorize flow's steps, each one transaction: the decision between read and write is
 /// `AuthorizationDecision`'s, in Swift, so these are `BEGIN`, a read, the writes and `COMMIT` on one connection.
 extension PostgresStore {
-    /// One statement: the session, its user and their consent are read, `AuthorizationDecision`'s rule is applied
-    /// to them in SQL (its inputs that do not come from the database are computed here first, by its own
-    /// functions), and either the grant and code are created or the request is parked.
+    /// One prepared statement (`StartAuthorizationQuery`): the session, its user and their consent are read,
+    /// `AuthorizationDecision`'s rule is applied to them in SQL (its inputs that do not come from the database are
+    /// computed here first, by its own functions), and either the grant and code are created or the request is parked.
     public func startAuthorization(
         _ pending: PendingAuthorizationRecord, session: TokenDigest?, issue: CodeIssue, park: Bool, at now: Date
     ) async throws -> AuthorizationProgress {
@@ -15,61 +15,17 @@ extension PostgresStore {
             if park { try await savePendingAuthorization(pending) }
             return .needsSignIn
         }
-        let terms = pending.terms
         let nowMS = Milliseconds.from(now)
         // Times are whole milliseconds: `created_at >= earliest` holds exactly when created_at >= ceil(earliest).
-        let earliestMS = AuthorizationDecision.earliestSignIn(terms, now: now)
+        let earliestMS = AuthorizationDecision.earliestSignIn(pending.terms, now: now)
             .map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.up)) } ?? Int64.min
         let (grant, code) = AuthorizationDecision.issued(
             pending, user: UserRecord(id: "", signInName: ""), issue: issue, authTime: nil, at: now)
         let row = try await rows(
             Subject("authorization request", tables: Self.issuedTables),
-            """
-            WITH s AS (
-                SELECT u.id AS u_id, u.sign_in_name AS u_sign_in_name, u.friendly_name AS u_friendly_name,
-                    u.password_hash AS u_password_hash, c.scope AS c_scope, s.created_at AS s_created_at
-                FROM sessions s JOIN users u ON u.id = s.user_id
-                    LEFT JOIN consents c ON c.user_id = u.id AND c.client_id = \(pending.clientID)
-                WHERE s.digest = \(session.hex) AND s.ended_at IS NULL AND s.expires_at > \(nowMS)
-                    AND s.created_at >= \(earliestMS)
-            ),
-            ok AS (
-                SELECT * FROM s
-                WHERE \(terms.consent == .notNeeded)
-                    OR (\(terms.consent == .remembered) AND \(terms.scopes)::text[] <@ string_to_array(coalesce(c_scope, ''), ' '))
-            ),
-            grant_row AS (
-                INSERT INTO grants (id, user_id, client_id, scope, session_context, created_at)
-                SELECT \(grant.id.rawValue), u_id, \(grant.clientID), \(grant.scope), \(grant.sessionContext)::text, \(nowMS)
-                FROM ok
-                RETURNING id
-            ),
-            code AS (
-                INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                    code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
-                SELECT \(code.digest.hex), id, \(code.clientID), \(code.redirectURI), \(code.codeChallenge)::text,
-                    \(code.codeChallengeMethod)::text, \(code.scope), \(nowMS), \(Milliseconds.from(code.expiresAt)),
-                    \(code.nonce)::text, (SELECT s_created_at FROM ok)
-                FROM grant_row
-                RETURNING digest
-            ),
-            parked AS (
-                INSERT INTO pending_authorizations
-                    (digest, client_id, browser_digest, csrf_digest, payload, created_at, expires_at, redirect_uri,
-                     scope, code_challenge, code_challenge_method, session_context, consent, sign_in_after,
-                     max_age_seconds, nonce)
-                SELECT \(pending.digest.hex), \(pending.clientID), \(pending.browserDigest.hex),
-                    \(pending.csrfDigest.hex), \(pending.payload), \(Milliseconds.from(pending.createdAt)),
-                    \(Milliseconds.from(pending.expiresAt)), \(terms.redirectURI), \(terms.scope),
-                    \(terms.codeChallenge)::text, \(terms.codeChallengeMethod)::text, \(terms.sessionContext)::text,
-                    \(terms.consent.rawValue), \(Milliseconds.from(terms.signInAfter))::bigint,
-                    \(terms.maxAgeSeconds.map { Int64($0) })::bigint, \(terms.nonce)::text
-                WHERE \(park) AND NOT EXISTS (SELECT 1 FROM ok)
-                RETURNING digest
-            )
-            SELECT s.*, (SELECT count(*) FROM code) AS issued, (SELECT count(*) FROM parked) AS parked
-            FROM (SELECT 1) AS one LEFT JOIN s ON true
-            """
+            StartAuthorizationQuery(
+                pending: pending, session: session, grant: grant, code: code, park: park, now: nowMS,
+                earliestSignIn: earliestMS)
         ).first
         guard let row, try row.optionalText("u_id") != nil else { return .needsSignIn }
         let user = try Self.user(row, prefix: "u_")

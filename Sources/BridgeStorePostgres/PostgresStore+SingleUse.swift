@@ -44,8 +44,8 @@ extension PostgresStore {
             """)
     }
 
-    /// `code` is the row as this statement's snapshot saw it; `consumed` is whether the conditional UPDATE took it.
-    /// A replay (the snapshot shows it redeemed, or the UPDATE lost the race to a concurrent redemption) revokes the
+    /// One prepared statement (`CodeRedemptionQuery`). `code` is the row as this statement's snapshot saw it;
+    /// `consumed` is whether the conditional UPDATE took it. A replay (the snapshot shows it redeemed, or the UPDATE lost the race to a concurrent redemption) revokes the
     /// grant in the same statement.
     ///
     /// The token response (`issuing`) and the grant's new session context are written by the same statement, from
@@ -54,7 +54,6 @@ extension PostgresStore {
         _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?
     ) async throws -> CodeRedemption {
         let nowMS = Milliseconds.from(now)
-        let issuedAt = issuing.map { Milliseconds.from($0.issuedAt) }
         guard
             let row = try await rows(
                 Subject(
@@ -62,52 +61,7 @@ extension PostgresStore {
                     tables: [
                         "access_tokens": "access token \(issuing?.accessTokenID ?? "")", "refresh_tokens": "refresh token",
                     ]),
-                """
-                WITH code AS (
-                    SELECT c.*, \(unescaped: grantColumns(of: "g"))
-                    FROM authorization_codes c JOIN grants g ON g.id = c.grant_id WHERE c.digest = \(digest.hex)
-                ),
-                consumed AS (
-                    UPDATE authorization_codes c SET redeemed_at = \(nowMS) FROM grants g
-                    WHERE c.digest = \(digest.hex) AND c.redeemed_at IS NULL AND c.expires_at > \(nowMS)
-                        AND g.id = c.grant_id AND g.revoked_at IS NULL
-                    RETURNING c.grant_id, c.client_id, c.scope
-                ),
-                access AS (
-                    INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
-                    SELECT \(issuing?.accessTokenID)::text, grant_id, \(issuedAt)::bigint,
-                        \(issuing.map { Milliseconds.from($0.accessExpiresAt) })::bigint
-                    FROM consumed WHERE \(issuing?.accessTokenID)::text IS NOT NULL
-                    RETURNING token_id
-                ),
-                refresh AS (
-                    INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
-                    SELECT \(issuing?.refreshDigest?.hex)::text, grant_id, client_id, scope, \(issuedAt)::bigint,
-                        \(issuing.flatMap { Milliseconds.from($0.refreshExpiresAt) })::bigint
-                    FROM consumed WHERE \(issuing?.refreshDigest?.hex)::text IS NOT NULL
-                    RETURNING digest
-                ),
-                context AS (
-                    UPDATE grants SET session_context = \(sessionContext)::text
-                    WHERE id = (SELECT grant_id FROM consumed) AND \(sessionContext)::text IS NOT NULL
-                        AND session_context IS DISTINCT FROM \(sessionContext)::text
-                    RETURNING id
-                ),
-                replayed AS (
-                    UPDATE grants SET revoked_at = \(nowMS)
-                    WHERE id = (SELECT grant_id FROM code) AND revoked_at IS NULL
-                        AND NOT EXISTS (SELECT 1 FROM consumed)
-                        AND (SELECT redeemed_at IS NOT NULL OR (g_revoked_at IS NULL AND expires_at > \(nowMS)) FROM code)
-                    RETURNING id
-                ),
-                notified AS (
-                    SELECT \(unescaped: notifyChange) FROM (SELECT id FROM replayed UNION ALL SELECT id FROM context) AS c
-                )
-                SELECT code.*, (SELECT count(*) FROM consumed) AS consumed, (SELECT count(*) FROM context) AS context,
-                    (SELECT count(*) FROM access) + (SELECT count(*) FROM refresh) AS recorded,
-                    (SELECT count(*) FROM notified) AS notified
-                FROM code
-                """
+                CodeRedemptionQuery(digest: digest, now: nowMS, issuing: issuing, sessionContext: sessionContext)
             ).first
         else { return .unknown }
         var grant = try row.grant()

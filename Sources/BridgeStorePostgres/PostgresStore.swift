@@ -187,6 +187,18 @@ public final class PostgresStore: Store {
         }
     }
 
+    /// Sends one prepared statement and returns its rows: one round trip once the connection has prepared it.
+    @discardableResult
+    func rows<Query: PreparedQuery>(_ subject: Subject, _ query: Query) async throws -> [PostgresRandomAccessRow] {
+        counters.withLockedValue { $0.roundTrips &+= 1 }
+        let logger = self.logger
+        return try await withConnection(subject) { connection in
+            var rows: [PostgresRandomAccessRow] = []
+            for try await row in try await connection.execute(query, logger: logger) { rows.append(row) }
+            return rows
+        }
+    }
+
     /// Runs `body` on a pooled connection. Waiting for the connection is bounded by `connectTimeout`: when the
     /// database is down the pool keeps retrying in the background (postgres-nio opens its circuit breaker only after
     /// a minute), so the call gives up by itself and says the store is unavailable instead of hanging.

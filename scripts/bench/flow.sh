@@ -12,6 +12,8 @@
 #   REQUEST_LOGS=false  turn the request log off (to isolate the store; the shipped default is on)
 #   POSTGRES=1          also run the flow on two instances over one PostgreSQL database (a throwaway cluster from
 #                       scripts/test/postgres.sh), half the connections each, reported beside SQLite
+#                       and their CPU per flow with PostgreSQL's own processes (postmaster and every backend)
+#   FLOWS_ONLY=1        only the code flow (SQLite, and PostgreSQL with POSTGRES=1): no authlib peer, no bootstrap
 #   PROFILE_DIR=dir     after each measured SignInBridge run, one more with perf attached: top functions in dir/*.txt
 #   RESULTS=file        also write the figures as key=value lines (scripts/bench/all.sh reads them)
 set -euo pipefail
@@ -31,10 +33,10 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-[ -x "$VENV/bin/gunicorn" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q authlib flask gunicorn cryptography; }
+[ -x "$VENV/bin/gunicorn" ] || [ "${FLOWS_ONLY:-0}" = 1 ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q authlib flask gunicorn cryptography; }
 echo "== building release"
 [ -n "${SIGNIN_BRIDGE:-}" ] || bash scripts/release/build.sh --product signin-bridge 2>&1 | tail -1
-[ -x .build/release/RouteFloor ] || bash scripts/release/build.sh --product RouteFloor 2>&1 | tail -1
+[ -x .build/release/RouteFloor ] || [ "${FLOWS_ONLY:-0}" = 1 ] || bash scripts/release/build.sh --product RouteFloor 2>&1 | tail -1
 bin=${SIGNIN_BRIDGE:-.build/release/signin-bridge}
 
 wait_for() { for _ in $(seq 1 200); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
@@ -94,16 +96,38 @@ PY
   done
   pg_cookie=$(signed_in_cookie "$PG_A")
   half=$((CONNECTIONS / 2))
+  # The cluster's processes: the postmaster (first line of postmaster.pid) and its children, the backends among them.
+  # A backend that exits during the run is counted in the postmaster's children's time (fields 16-17) once reaped.
+  postmaster=$(head -1 "$(sed -n 's/^POSTGRES_TEST_DIR=//p' "$SIGNIN_BRIDGE_POSTGRES_STATE")/data/postmaster.pid")
+  cluster_processes() { echo "$postmaster" $(pgrep -P "$postmaster"); }
+  pg_instances=("${pids[@]: -2}")
+  pg_cpu_before=$(cpu_ticks "${pg_instances[@]}"); cluster_cpu_before=$(cpu_ticks $(cluster_processes))
   wrk -t1 -c"$half" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "http://127.0.0.1:$PG_A" -- "$pg_cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" > "$work/wrk-pg-a" &
+  wrk_a=$!
   wrk -t1 -c"$half" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "http://127.0.0.1:$PG_B" -- "$pg_cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" > "$work/wrk-pg-b"
-  wait %% 2>/dev/null || true
+  wait "$wrk_a"
+  pg_cpu=$(( $(cpu_ticks "${pg_instances[@]}") - pg_cpu_before ))
+  cluster_cpu=$(( $(cpu_ticks $(cluster_processes)) - cluster_cpu_before ))
   sleep 1
   pg_trips=0
   for port in $PG_A $PG_B; do
     pg_trips=$((pg_trips + $(curl -s "http://127.0.0.1:$port/metrics" | awk '/^signin_bridge_store_round_trips_total/ {printf "%d", $2}')))
   done
+  if [ -n "${PROFILE_DIR:-}" ]; then   # a second, unmeasured run: one instance, and the cluster's processes
+    profiling=()
+    bash scripts/bench/profile-top.sh "${pg_instances[0]}" "$DURATION" "$PROFILE_DIR/flow-postgres-instance.txt" &
+    profiling+=($!)
+    bash scripts/bench/profile-top.sh "$(cluster_processes | tr ' ' ,)" "$DURATION" "$PROFILE_DIR/flow-postgres-server.txt" &
+    profiling+=($!)
+    for port in $PG_A $PG_B; do
+      wrk -t1 -c"$half" -d"${DURATION}s" -s scripts/bench/token/flow.lua "http://127.0.0.1:$port" -- "$pg_cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" > /dev/null &
+      profiling+=($!)
+    done
+    wait "${profiling[@]}"
+  fi
 fi
 
+if [ "${FLOWS_ONLY:-0}" != 1 ]; then
 echo "== authlib peer ($PEER_WORKERS gunicorn workers)"
 sid=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
 PEER_DB="$work/peer.sqlite" "$VENV/bin/python" -c "import sys; sys.path.insert(0, 'scripts/bench/token'); import authlib_peer; authlib_peer.create_schema('$work/peer.sqlite'); authlib_peer.seed_session('$work/peer.sqlite', '$sid')"
@@ -153,20 +177,29 @@ if [ -n "${PROFILE_DIR:-}" ]; then
   wait $!
 fi
 
-bridge_flows=$(flows "$work/wrk-bridge"); peer_flows=$(flows "$work/wrk-peer")
+fi
+
+bridge_flows=$(flows "$work/wrk-bridge")
 printf '\n%-46s %10s %10s %10s\n' "code flow ($CONNECTIONS connections, ${DURATION} s)" "flows/s" "p99" "errors"
 printf '%-46s %10s %10s %10s\n' "SignInBridge, SQLite" "$(awk -v f="$bridge_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-bridge")" "$(flow_errors "$work/wrk-bridge")"
-printf '%-46s %10s %10s %10s\n' "authlib + Flask + gunicorn, SQLite (baseline)" "$(awk -v f="$peer_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-peer")" "$(flow_errors "$work/wrk-peer")"
-awk -v a="$bridge_flows" -v b="$peer_flows" 'BEGIN { printf "ratio SignInBridge / authlib: %.1fx (goal >= 10x, p99 < 20 ms)\n", a / b }'
+if [ "${FLOWS_ONLY:-0}" != 1 ]; then
+  peer_flows=$(flows "$work/wrk-peer")
+  printf '%-46s %10s %10s %10s\n' "authlib + Flask + gunicorn, SQLite (baseline)" "$(awk -v f="$peer_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-peer")" "$(flow_errors "$work/wrk-peer")"
+  awk -v a="$bridge_flows" -v b="$peer_flows" 'BEGIN { printf "ratio SignInBridge / authlib: %.1fx (goal >= 10x, p99 < 20 ms)\n", a / b }'
+fi
 awk -v a="$before" -v b="$after" -v f="$bridge_flows" 'BEGIN { printf "store round trips per flow: %.2f (%d round trips, %d flows)\n", (b - a) / f, b - a, f }'
-echo "server CPU per completed flow (/proc, user + system): SignInBridge $(per_unit_us "$bridge_cpu" "$bridge_flows") us, authlib peer (all workers) $(per_unit_us "$peer_cpu" "$peer_flows") us"
+echo "server CPU per completed flow (/proc, user + system): SignInBridge $(per_unit_us "$bridge_cpu" "$bridge_flows") us${peer_flows:+, authlib peer (all workers) $(per_unit_us "$peer_cpu" "$peer_flows") us}"
 if [ "${POSTGRES:-0}" = 1 ]; then
   pg_flows=$(( $(flows "$work/wrk-pg-a") + $(flows "$work/wrk-pg-b") ))
   pg_errors=$(( $(flow_errors "$work/wrk-pg-a") + $(flow_errors "$work/wrk-pg-b") ))
   printf '%-46s %10s %10s %10s\n' "SignInBridge, 2 instances, one PostgreSQL" "$(awk -v f="$pg_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-pg-a")/$(p99 "$work/wrk-pg-b")" "$pg_errors"
-  awk -v a="$pg_flows" -v b="$peer_flows" 'BEGIN { printf "ratio PostgreSQL pair / authlib: %.1fx\n", a / b }'
+  [ -z "${peer_flows:-}" ] || awk -v a="$pg_flows" -v b="$peer_flows" 'BEGIN { printf "ratio PostgreSQL pair / authlib: %.1fx\n", a / b }'
   awk -v t="$pg_trips" -v f="$pg_flows" 'BEGIN { printf "PostgreSQL round trips per flow: %.2f (%d round trips, %d flows, sign-in included)\n", t / f, t, f }'
+  pg_total_us=$(per_unit_us $((pg_cpu + cluster_cpu)) "$pg_flows")
+  echo "server CPU per completed flow on PostgreSQL (/proc): $pg_total_us us = instances $(per_unit_us "$pg_cpu" "$pg_flows") us + PostgreSQL's processes $(per_unit_us "$cluster_cpu" "$pg_flows") us"
+  awk -v a="$pg_total_us" -v b="$(per_unit_us "$bridge_cpu" "$bridge_flows")" 'BEGIN { printf "PostgreSQL / SQLite CPU per flow: %.2fx\n", a / b }'
 fi
+if [ "${FLOWS_ONLY:-0}" != 1 ]; then
 printf '\n%-46s %10s %10s\n' "authenticated bootstrap (64 connections)" "$bootstrap_rps" "$bootstrap_p99"
 printf '%-46s %10s %10s\n' "Hummingbird route doing nothing (baseline)" "$floor_rps" "$floor_p99"
 for round in $(seq 1 "$ROUNDS"); do
@@ -174,7 +207,8 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 awk -v a="$bootstrap_rps" -v b="$floor_rps" -v n="$ROUNDS" 'BEGIN { printf "bootstrap / empty route: %.2f over %d rounds (goal >= 0.6)\n", a / b, n }'
 echo "server CPU per request (/proc): authenticated bootstrap $(per_unit_us "$bootstrap_cpu" "$bootstrap_requests") us, empty route $(per_unit_us "$floor_cpu" "$floor_requests") us"
-if [ -n "${RESULTS:-}" ]; then
+fi
+if [ -n "${RESULTS:-}" ] && [ "${FLOWS_ONLY:-0}" != 1 ]; then
   {
     awk -v f="$bridge_flows" -v d="$DURATION" 'BEGIN { printf "flow_bridge_fps=%.0f\n", f / d }'
     awk -v f="$peer_flows" -v d="$DURATION" 'BEGIN { printf "flow_peer_fps=%.0f\n", f / d }'
@@ -190,5 +224,9 @@ if [ -n "${RESULTS:-}" ]; then
     # Peak RSS (VmHWM): the server after its flows and bootstraps, the empty route after the same wrk load.
     awk '/VmHWM/ { printf "flow_bridge_rss_mib=%.1f\n", $2 / 1024 }' "/proc/$bridge_pid/status"
     awk '/VmHWM/ { printf "empty_route_rss_mib=%.1f\n", $2 / 1024 }' "/proc/$floor_pid/status"
+    if [ "${POSTGRES:-0}" = 1 ]; then
+      awk -v f="$pg_flows" -v d="$DURATION" 'BEGIN { printf "flow_postgres_fps=%.0f\n", f / d }'
+      echo "flow_postgres_p99=$(p99 "$work/wrk-pg-a")/$(p99 "$work/wrk-pg-b")"; echo "flow_postgres_cpu_us=$pg_total_us"
+    fi
   } > "$RESULTS"
 fi
