@@ -11,6 +11,7 @@
 # scripts/bench/report.py puts that multiple in BENCHMARKS.md. FLOW_CPU_US=n prints it here too.
 # Usage: scripts/bench/floor.sh
 #   DURATION=10 ROUNDS=3  length and number of the wrk runs on the empty route (CPU summed over all of them)
+#   SKIP_BUILD=1          use the release binaries already built (while another build holds .build)
 #   RESULTS=file          also write the figures as key=value lines (scripts/bench/all.sh reads them)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,8 +28,10 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-echo "== building release (FlowFloor, RouteFloor)"
-for product in FlowFloor RouteFloor; do bash scripts/release/build.sh --product "$product" 2>&1 | tail -1; done
+if [ -z "${SKIP_BUILD:-}" ]; then
+  echo "== building release (FlowFloor, RouteFloor)"
+  for product in FlowFloor RouteFloor; do bash scripts/release/build.sh --product "$product" 2>&1 | tail -1; done
+fi
 bin="$(bash scripts/release/build.sh --show-bin-path)"
 
 echo "== ES256 signatures ($SIGNATURES per round, median of 5 rounds)"
