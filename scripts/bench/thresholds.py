@@ -89,7 +89,11 @@ def release_binary(product: str, skip_build: bool, scratch: Path) -> Path:
     build = ["bash", "scripts/release/build.sh"]
     if not skip_build:
         print(f"building {product} (release)…", file=sys.stderr, flush=True)
-        subprocess.run(build + ["--product", product], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        # Its output only when it fails: dependencies' package warnings would bury the verdicts.
+        result = subprocess.run(build + ["--product", product], cwd=ROOT, text=True, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
+        if result.returncode != 0:
+            sys.exit(f"building {product} failed:\n{result.stdout[-4000:]}")
     binary = Path(run(build + ["--show-bin-path"])) / product
     copy = scratch / product
     shutil.copy2(binary, copy)
