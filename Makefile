@@ -3,12 +3,13 @@
 #   make test   install what is missing, run every test (PostgreSQL on a throwaway cluster), the conformance suite
 #               against its fixture host, our own server and django-oauth-toolkit (about 15 s a run), schemathesis
 #               against schemas/openapi.yaml, then the browser end-to-end test (make e2e)
+#   make bench  the instruction-count regression check (make bench-check), then every benchmark into BENCHMARKS.md
 SWIFT ?= swift
 CONFIG ?= samples/bridge.yaml
 PORT ?= 8080
 BIN = .build/release/signin-bridge
 
-.PHONY: deps test-deps run build release test e2e bench clean fuzz-smoke
+.PHONY: deps test-deps run build release test e2e bench bench-check clean fuzz-smoke
 
 deps:
 	@bash scripts/install-deps.sh run
@@ -40,6 +41,7 @@ test: test-deps
 		"$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/crash_recovery.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/hostile.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	python3 scripts/test/bench_thresholds.py
 	python3 scripts/test/exchange_flow.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/upstream_broker.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
@@ -76,9 +78,15 @@ run: release
 	@echo ""
 	@exec $(BIN) serve --config $(CONFIG) --port $(PORT)
 
-bench:
-	@bash scripts/install-deps.sh bench
+# The instruction-count gate first (a minute or two: fails on a case more than 10% above Benchmarks/thresholds.json),
+# then every benchmark into BENCHMARKS.md. `make bench-check` runs the gate alone.
+bench: bench-check
 	@bash scripts/bench/all.sh
+
+bench-check:
+	@bash scripts/install-deps.sh bench
+	@echo "== instruction-count regression check: scripts/bench/thresholds.py against Benchmarks/thresholds.json (callgrind)"
+	@python3 scripts/bench/thresholds.py
 
 clean:
 	rm -rf .build

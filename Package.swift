@@ -253,6 +253,13 @@ let package = Package(
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "Benchmarks/RouteFloor"
         ),
+        // Not a test: two ES256 signatures and one SQLite write, the parts of a code flow other than its two HTTP
+        // requests that cannot be skipped; scripts/bench/floor.sh adds RouteFloor's CPU per request to them.
+        .executableTarget(
+            name: "FlowFloor",
+            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Benchmarks/FlowFloor"
+        ),
         .testTarget(
             name: "SignInProtocolTests",
             dependencies: [

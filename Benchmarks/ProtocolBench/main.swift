@@ -76,7 +76,7 @@ struct Row {
     var best = (ours: 0.0, baseline: 0.0)
 }
 
-// BENCH_PROFILE=to|back|foundation-to|foundation-back runs one workload a fixed number of times and exits, for
+// BENCH_PROFILE=to|back|decode|foundation-to|foundation-back runs one workload a fixed number of times and exits, for
 // `valgrind --tool=callgrind` (instruction counts do not depend on machine load).
 if let profile = ProcessInfo.processInfo.environment["BENCH_PROFILE"] {
     var sum = 0
@@ -84,6 +84,7 @@ if let profile = ProcessInfo.processInfo.environment["BENCH_PROFILE"] {
         switch profile {
         case "to": sum &+= oursTo(toURL)
         case "back": sum &+= oursBack(backURL)
+        case "decode": sum &+= oursDecodeOnly(toURL, backURL)
         case "foundation-to": sum &+= foundationRead(toURL, toItems)
         case "foundation-back": sum &+= foundationRead(backURL, backItems)
         default: sum &+= foundationRead(toURL, toItems) &+ foundationRead(backURL, backItems)

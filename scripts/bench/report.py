@@ -90,6 +90,12 @@ ratio_row("Lint, 5,000-line manifest, whole process (wall)", "lint_ms", "ms", "x
           "<= 1.2", "lint", "lint.txt", ours_fmt="{:.1f}", base_fmt="{:.1f}")
 ratio_row("Lint, 5,000-line manifest, whole process (instructions)", "lint_instr", "instr", "xmllint_instr",
           "xmllint --relaxng", "<= 1.2", "lint", "lint.txt")
+flow_cpu, floor_cpu = number("flow_bridge_cpu_us"), number("floor_flow_cpu_us")
+if flow_cpu and floor_cpu:
+    # No goal: the floor (scripts/bench/floor.sh) says how far above the least possible CPU per flow we run.
+    rows.append(("Full code flow, server CPU per flow, against the floor", f"{flow_cpu:,.0f} µs/flow",
+                 f"floor (2 empty-route requests, 2 ES256, 1 SQLite write): {floor_cpu:,.0f} µs/flow",
+                 f"{flow_cpu / floor_cpu:.1f}x", "none (where we stand)", "-", command("floor"), None))
 floor_start = figures.get("cold_start_floor_ms", "?")
 used.add("cold_start_floor_ms")
 limit_row("Cold start to first answer (first start, creates keys)", "cold_start_first_ms", "ms", "<= 150",
@@ -164,6 +170,30 @@ if missed:
         w("```")
         w(path.read_text().rstrip() if path.exists() else "(no profile was taken)")
         w("```\n")
+
+if floor_cpu:
+    w("## The floor of a code flow\n")
+    w("What one flow (GET /oauth2/authorize → 302 → POST /oauth2/token) cannot go below on this machine: the parts no")
+    w("implementation can skip, each measured as CPU per operation in a release build (`scripts/bench/floor.sh`):\n")
+    w("| Part | CPU per operation | Per flow | CPU per flow |")
+    w("|---|---|---|---|")
+    parts = [("HTTP request, empty Hummingbird route (RouteFloor under wrk, "
+              f"{figures.get('floor_connections', '?')} connections, server CPU from /proc)", "floor_http_request_cpu_us", 2),
+             ("ES256 signature (swift-crypto P256, as the server signs)", "floor_es256_sign_cpu_us", 2),
+             (f"SQLite single-row insert committed (WAL, synchronous {figures.get('floor_sqlite_synchronous', '?')},"
+              " the store's pragmas)", "floor_sqlite_write_cpu_us", 1)]
+    for title, key, count in parts:
+        value = number(key)
+        shown = f"{value:,.1f} µs" if value is not None else "not measured"
+        total = f"{value * count:,.1f} µs" if value is not None else ""
+        w(f"| {title} | {shown} | {count} | {total} |")
+    w(f"| **Floor** | | | **{floor_cpu:,.1f} µs** |")
+    if flow_cpu:
+        w(f"\nSignInBridge's code flow (`scripts/bench/flow.sh`, server CPU per completed flow): {flow_cpu:,.0f} µs,"
+          f" **{flow_cpu / floor_cpu:.1f}x the floor**. (flow.sh's client asks `scope=wopi`, so its flow signs one"
+          " token, not two: against that flow the floor is one signature lower.)")
+    w("")
+    used.update(("floor_connections", "floor_sqlite_synchronous", "floor_http_requests"))
 
 load = results.get("load", {})
 if load:
@@ -246,7 +276,7 @@ if fuzz.exists():
             w(f"| {name} | {int(runs):,} | {secs} | {cov} / {ft} | {corpus} | {result} |")
     w("")
 
-other = {k: v for k, v in figures.items() if k not in used and not k.startswith(("bootstrap_", "cold_start", "lint_", "xmllint_", "protocol_", "flow_", "authenticated_", "empty_route", "load_", "soak_"))}
+other = {k: v for k, v in figures.items() if k not in used and not k.startswith(("bootstrap_", "floor_", "cold_start", "lint_", "xmllint_", "protocol_", "flow_", "authenticated_", "empty_route", "load_", "soak_"))}
 if other:
     w("## Other figures\n")
     for key, value in sorted(other.items()):
