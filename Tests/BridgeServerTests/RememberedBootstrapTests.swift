@@ -18,16 +18,8 @@ struct RememberedBootstrapTests {
     }
 
     static func remembered(_ bridge: TestBridge) -> RememberedBootstraps {
-        let configuration = bridge.configuration
-        let keys = bridge.app.keys
-        let verifier = AccessTokenVerifier(
-            keys: keys, store: bridge.store, issuer: configuration.issuer,
-            statusMaxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
-        let service = BootstrapService(
-            configuration: configuration, store: bridge.store, verifier: verifier, seal: WopiAccessTokenSeal(keys: keys),
-            now: { bridge.clock.now })
-        return RememberedBootstraps(
-            service: service, securityFields: SecurityHeaders.fields(https: false),
+        RememberedBootstraps(
+            service: bridge.app.services.bootstrap, securityFields: SecurityHeaders.fields(https: false),
             recorder: BootstrapAnswerRecorder(metrics: bridge.app.metrics, logger: nil))
     }
 

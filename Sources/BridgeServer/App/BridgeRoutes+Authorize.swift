@@ -6,9 +6,9 @@ extension BridgeRoutes {
     /// The authorization endpoint (GET and POST, RFC 6749 §3.1), the sign-in and consent steps, and the built-in
     /// privacy statement the pages link to when none is configured.
     func registerAuthorize(on router: Router<BridgeRequestContext>) {
-        let environment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
-        let interaction = InteractionEndpoints(environment: environment, completion: CodeIssuance(environment: environment))
-        let authorize = AuthorizeEndpoint(environment: environment, interaction: interaction)
+        let environment = services.authorizeEnvironment
+        let interaction = services.interaction
+        let authorize = services.authorize
         let guarded = StoreOutagePage(pages: environment.pages)
         router.get("/oauth2/authorize") { request, context in
             try await guarded.answer(request, context) { try await authorize.handle(request, context) }
@@ -39,12 +39,8 @@ extension BridgeRoutes {
         on router: Router<BridgeRequestContext>, environment: AuthorizeEnvironment, guarded: StoreOutagePage
     ) {
         guard !upstreams.byID.isEmpty else { return }
-        let signIn = UpstreamSignInEndpoints(environment: environment, providers: upstreams, metrics: metrics)
-        let broker = BrokerEndpoints(
-            environment: environment, providers: upstreams, metrics: metrics,
-            tokens: AccessTokenIssuer(
-                keys: keys, store: store, issuer: configuration.issuer,
-                lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds)))
+        let signIn = services.upstreamSignIn
+        let broker = services.broker
         router.get("/oauth2/interaction/:id/upstream/:upstream") { request, context in
             try await guarded.answer(request, context) { try await signIn.start(request, context) }
         }

@@ -22,19 +22,13 @@ struct OpenIDRoutes: Sendable {
     let sessionCodes: SessionCodeEndpoint
     let guarded: StoreOutagePage
 
-    init(
-        configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, verifier: AccessTokenVerifier,
-        now: @escaping @Sendable () -> Date
-    ) {
-        let bearer = BearerTokenCheck(verifier: verifier, maxHeaderBytes: configuration.limits.maxHeaderValueBytes)
-        challenge = BearerChallenge(realm: configuration.issuer)
-        userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)
-        let environment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
-        endSession = EndSessionEndpoint(
-            environment: environment, idTokens: IDTokenIssuer(configuration: configuration, keys: keys))
-        guarded = StoreOutagePage(pages: environment.pages)
-        sessionCodes = SessionCodeEndpoint(environment: environment)
-        appToApp = AppToAppEndpoints(environment: environment, bearer: bearer, challenge: challenge)
+    init(services: BridgeServices) {
+        userInfo = services.userInfo
+        challenge = BearerChallenge(realm: services.configuration.issuer)
+        endSession = services.endSession
+        appToApp = services.appToApp
+        sessionCodes = services.sessionCodes
+        guarded = StoreOutagePage(pages: services.authorizeEnvironment.pages)
     }
 
     func register(on router: Router<BridgeRequestContext>) {
