@@ -47,31 +47,7 @@ extension BridgeRoutes {
         router.get("/auth/upstream/:upstream/callback") { request, context in
             try await guarded.answer(request, context) { try await signIn.callback(request, context, broker: broker) }
         }
-        guard configuration.broker.clientId != nil else { return }
-        let json = BrokerStoreOutage()
-        router.get("/auth/:provider/login") { request, context in
-            try await json.answer(context) { try await broker.login(request, context) }
-        }
-        router.post("/auth/:provider/login") { request, context in
-            try await json.answer(context) { try await broker.login(request, context) }
-        }
-        router.post("/auth/:provider/session") { request, context in
-            try await json.answer(context) { try await broker.session(request, context) }
-        }
-    }
-}
-
-/// The broker's JSON answer when its store call failed: 503 `temporarily_unavailable`, never a 500.
-struct BrokerStoreOutage: Sendable {
-    func answer(_ context: BridgeRequestContext, _ body: () async throws -> Response) async throws -> Response {
-        do {
-            return try await body()
-        } catch let error as any HTTPResponseError {
-            throw error
-        } catch {
-            context.logger.error("broker step failed in the store", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            return BrokerEndpoints.error(OAuthError.storeUnavailable)
-        }
+        registerBroker(on: router)
     }
 }
 
@@ -89,11 +65,16 @@ struct StoreOutagePage: Sendable {
             throw error
         } catch {
             context.logger.error("sign-in step failed in the store", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            var response = pages.error(
-                PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage]),
-                status: .serviceUnavailable, message: \.unavailable)
-            response.headers[.retryAfter] = StoreOutage.retryAfterSeconds
-            return response
+            return outage(request)
         }
+    }
+
+    /// The one page answer to a store outage, also for the endpoints that report one as a typed error.
+    func outage(_ request: Request) -> Response {
+        var response = pages.error(
+            PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage]),
+            status: .serviceUnavailable, message: \.unavailable)
+        response.headers[.retryAfter] = StoreOutage.retryAfterSeconds
+        return response
     }
 }

@@ -87,11 +87,11 @@ struct BridgeServices: Sendable {
         userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)
         endSession = EndSessionEndpoint(environment: authorizeEnvironment, idTokens: idTokens)
         sessionCodes = SessionCodeEndpoint(environment: authorizeEnvironment)
-        appToApp = AppToAppEndpoints(
-            environment: authorizeEnvironment, bearer: bearer, challenge: BearerChallenge(realm: configuration.issuer))
+        appToApp = AppToAppEndpoints(environment: authorizeEnvironment, bearer: bearer)
         upstreamSignIn = UpstreamSignInEndpoints(environment: authorizeEnvironment, providers: upstreams, metrics: metrics)
         broker = BrokerEndpoints(
-            environment: authorizeEnvironment, providers: upstreams, metrics: metrics, tokens: accessTokens)
+            environment: authorizeEnvironment, providers: upstreams, metrics: metrics, tokens: accessTokens,
+            upstreamSignIn: upstreamSignIn)
 
         bootstrap = BootstrapService(
             configuration: configuration, store: store, verifier: accessTokenVerifier, seal: WopiAccessTokenSeal(keys: keys),

@@ -21,6 +21,8 @@ struct OpenIDRoutes: Sendable {
     let appToApp: AppToAppEndpoints
     let sessionCodes: SessionCodeEndpoint
     let guarded: StoreOutagePage
+    let bodies: RequestBodyReader
+    let cookies: BrowserCookies
 
     init(services: BridgeServices) {
         userInfo = services.userInfo
@@ -29,6 +31,8 @@ struct OpenIDRoutes: Sendable {
         appToApp = services.appToApp
         sessionCodes = services.sessionCodes
         guarded = StoreOutagePage(pages: services.authorizeEnvironment.pages)
+        bodies = services.bodies
+        cookies = services.authorizeEnvironment.cookies
     }
 
     func register(on router: Router<BridgeRequestContext>) {
@@ -48,16 +52,11 @@ struct OpenIDRoutes: Sendable {
         router.post(RouterPath(EndSessionEndpoint.path)) { request, context in
             try await self.guarded.answer(request, context) { try await self.endSession.respond(request) }
         }
-        router.post(RouterPath(AppToAppEndpoints.decisionPath)) { request, _ in await self.appToApp.decide(request) }
-        router.get(RouterPath(AppToAppEndpoints.detailsPath)) { request, _ in await self.appToApp.details(request) }
-        router.get(RouterPath(AppToAppEndpoints.resumePath)) { request, context in
-            try await self.guarded.answer(request, context) { try await self.appToApp.resume(request, context) }
-        }
+        registerAppToApp(on: router)
         router.get(RouterPath(SessionCodeEndpoint.path)) { request, context in
             try await self.guarded.answer(request, context) {
                 try await self.sessionCodes.open(request, code: context.parameters.get("code"), context)
             }
         }
-        router.get(RouterPath(AppToAppEndpoints.landingPath)) { request, _ in self.appToApp.landing(request) }
     }
 }
