@@ -18,17 +18,10 @@ struct RememberedBootstrapTests {
     }
 
     static func remembered(_ bridge: TestBridge) -> BootstrapAnswers {
-        let configuration = bridge.configuration
-        let keys = bridge.app.keys
-        let verifier = AccessTokenVerifier(
-            keys: keys, store: bridge.store, issuer: configuration.issuer,
-            statusMaxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
-        let service = BootstrapService(
-            configuration: configuration, store: bridge.store, verifier: verifier, seal: WopiAccessTokenSeal(keys: keys),
-            now: { bridge.clock.now })
         let securityFields = SecurityHeaders.fields(https: false)
         return BootstrapAnswers(
-            service: service, challenge: ChallengeResponse(configuration: configuration, securityFields: securityFields),
+            service: bridge.app.services.bootstrap,
+            challenge: ChallengeResponse(configuration: bridge.configuration, securityFields: securityFields),
             securityFields: securityFields, metrics: bridge.app.metrics, logger: nil)
     }
 

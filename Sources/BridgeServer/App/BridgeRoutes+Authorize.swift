@@ -6,9 +6,9 @@ extension BridgeRoutes {
     /// The authorization endpoint (GET and POST, RFC 6749 §3.1), the sign-in and consent steps, and the built-in
     /// privacy statement the pages link to when none is configured.
     func registerAuthorize(on router: Router<BridgeRequestContext>) {
-        let environment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
-        let interaction = InteractionEndpoints(environment: environment, completion: CodeIssuance(environment: environment))
-        let authorize = AuthorizeEndpoint(environment: environment, interaction: interaction)
+        let environment = services.authorizeEnvironment
+        let interaction = services.interaction
+        let authorize = services.authorize
         let guarded = StoreOutagePage(pages: environment.pages)
         router.get("/oauth2/authorize") { request, context in
             try await guarded.answer(request, context) { try await authorize.handle(request, context) }
@@ -39,43 +39,15 @@ extension BridgeRoutes {
         on router: Router<BridgeRequestContext>, environment: AuthorizeEnvironment, guarded: StoreOutagePage
     ) {
         guard !upstreams.byID.isEmpty else { return }
-        let signIn = UpstreamSignInEndpoints(environment: environment, providers: upstreams, metrics: metrics)
-        let broker = BrokerEndpoints(
-            environment: environment, providers: upstreams, metrics: metrics,
-            tokens: AccessTokenIssuer(
-                keys: keys, store: store, issuer: configuration.issuer,
-                lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds)))
+        let signIn = services.upstreamSignIn
+        let broker = services.broker
         router.get("/oauth2/interaction/:id/upstream/:upstream") { request, context in
             try await guarded.answer(request, context) { try await signIn.start(request, context) }
         }
         router.get("/auth/upstream/:upstream/callback") { request, context in
             try await guarded.answer(request, context) { try await signIn.callback(request, context, broker: broker) }
         }
-        guard configuration.broker.clientId != nil else { return }
-        let json = BrokerStoreOutage()
-        router.get("/auth/:provider/login") { request, context in
-            try await json.answer(context) { try await broker.login(request, context) }
-        }
-        router.post("/auth/:provider/login") { request, context in
-            try await json.answer(context) { try await broker.login(request, context) }
-        }
-        router.post("/auth/:provider/session") { request, context in
-            try await json.answer(context) { try await broker.session(request, context) }
-        }
-    }
-}
-
-/// The broker's JSON answer when its store call failed: 503 `temporarily_unavailable`, never a 500.
-struct BrokerStoreOutage: Sendable {
-    func answer(_ context: BridgeRequestContext, _ body: () async throws -> Response) async throws -> Response {
-        do {
-            return try await body()
-        } catch let error as any HTTPResponseError {
-            throw error
-        } catch {
-            context.logger.error("broker step failed in the store", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            return BrokerEndpoints.error(OAuthError.storeUnavailable)
-        }
+        registerBroker(on: router)
     }
 }
 
@@ -93,11 +65,16 @@ struct StoreOutagePage: Sendable {
             throw error
         } catch {
             context.logger.error("sign-in step failed in the store", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            var response = pages.error(
-                PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage]),
-                status: .serviceUnavailable, message: \.unavailable)
-            response.headers[.retryAfter] = StoreOutage.retryAfterSeconds
-            return response
+            return outage(request)
         }
+    }
+
+    /// The one page answer to a store outage, also for the endpoints that report one as a typed error.
+    func outage(_ request: Request) -> Response {
+        var response = pages.error(
+            PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage]),
+            status: .serviceUnavailable, message: \.unavailable)
+        response.headers[.retryAfter] = StoreOutage.retryAfterSeconds
+        return response
     }
 }

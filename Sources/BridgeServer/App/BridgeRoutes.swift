@@ -6,14 +6,17 @@ import SignInProtocol
 
 /// The HTTP surface. Routes are thin: pull values out of the request, ask a service, render the answer.
 struct BridgeRoutes: Sendable {
-    let configuration: BridgeConfiguration
-    let store: any Store
-    let keys: SigningKeySet
-    let metrics: BridgeMetrics
-    let bootstrap: BootstrapService
+    let services: BridgeServices
+    /// Matches every bootstrap request and holds its answers' bytes, on whichever path it arrives (`BootstrapAnswers`).
     let bootstrapAnswers: BootstrapAnswers
-    let upstreams: UpstreamProviders
-    let now: @Sendable () -> Date
+
+    var configuration: BridgeConfiguration { services.configuration }
+    var store: any Store { services.store }
+    var keys: SigningKeySet { services.keys }
+    var metrics: BridgeMetrics { services.metrics }
+    var bootstrap: BootstrapService { services.bootstrap }
+    var upstreams: UpstreamProviders { services.upstreams }
+    var now: @Sendable () -> Date { services.now }
 
     func register(on router: Router<BridgeRequestContext>) {
         router.get("/wopibootstrapper") { request, context in await self.bootstrap(request, context) }

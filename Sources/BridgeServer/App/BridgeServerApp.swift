@@ -18,6 +18,8 @@ public struct BridgeServerApp: Sendable {
     public let metrics: BridgeMetrics
     public let logger: Logger
     public let now: @Sendable () -> Date
+    /// Every service, built once here (the composition root); the routes and the tests take theirs from it.
+    let services: BridgeServices
 
     public init(
         configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, keyFile: String? = nil,
@@ -31,6 +33,7 @@ public struct BridgeServerApp: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.now = now
+        services = BridgeServices(configuration: configuration, store: store, keys: keys, metrics: metrics, now: now)
     }
 
     /// Runs Swift concurrency jobs on NIO's event loop threads instead of a second thread pool, so a request no longer
@@ -41,17 +44,10 @@ public struct BridgeServerApp: Sendable {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
-    public var accessTokenIssuer: AccessTokenIssuer {
-        AccessTokenIssuer(
-            keys: keys, store: store, issuer: configuration.issuer,
-            lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
-    }
+    public var accessTokenIssuer: AccessTokenIssuer { services.accessTokens }
 
     /// What a host's WOPI endpoints check the WOPI access tokens of this server's bootstrap answers with.
-    public var wopiAccessTokenVerifier: WopiAccessTokenVerifier {
-        WopiAccessTokenVerifier(
-            keys: keys, store: store, statusMaxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
-    }
+    public var wopiAccessTokenVerifier: WopiAccessTokenVerifier { services.wopiAccessTokens }
 
     /// Creates the configuration's users that the store does not have yet. A user already in the store is left as
     /// it is, so that a password set with `signin-bridge user passwd` survives a restart (Office manual test 10).
@@ -72,19 +68,10 @@ public struct BridgeServerApp: Sendable {
         let https = configuration.issuer.lowercased().hasPrefix("https:")
         let securityFields = SecurityHeaders.fields(https: https)
         let challenge = ChallengeResponse(configuration: configuration, securityFields: securityFields)
-        let verifier = AccessTokenVerifier(
-            keys: keys, store: store, issuer: configuration.issuer,
-            statusMaxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
-        let upstreams = UpstreamProviders(configuration: configuration)
-        let bootstrap = BootstrapService(
-            configuration: configuration, store: store, verifier: verifier, seal: WopiAccessTokenSeal(keys: keys), now: now)
-        let requestLogs = configuration.log.requests
         let answers = BootstrapAnswers(
-            service: bootstrap, challenge: challenge, securityFields: securityFields, metrics: metrics,
-            logger: requestLogs ? logger : nil)
-        let routes = BridgeRoutes(
-            configuration: configuration, store: store, keys: keys, metrics: metrics, bootstrap: bootstrap,
-            bootstrapAnswers: answers, upstreams: upstreams, now: now)
+            service: services.bootstrap, challenge: challenge, securityFields: securityFields, metrics: metrics,
+            logger: configuration.log.requests ? logger : nil)
+        let routes = BridgeRoutes(services: services, bootstrapAnswers: answers)
 
         let router = Router(context: BridgeRequestContext.self)
         router.add(middleware: ResponseHardeningMiddleware(fields: securityFields))
@@ -95,10 +82,8 @@ public struct BridgeServerApp: Sendable {
                 maxHeaderValueBytes: configuration.limits.maxHeaderValueBytes,
                 maxBodyBytes: configuration.limits.maxBodyBytes))
         routes.register(on: router)
-        OpenIDRoutes(configuration: configuration, store: store, keys: keys, verifier: verifier, now: now)
-            .register(on: router)
-        OAuthRoutes(configuration: configuration, store: store, keys: keys, verifier: verifier, now: now)
-            .register(on: router, logger: logger)
+        OpenIDRoutes(services: services).register(on: router)
+        OAuthRoutes(services: services).register(on: router, logger: logger)
 
         let responder = BootstrapFastPath(inner: router.buildResponder(), answers: answers)
         let limits = configuration.limits
@@ -119,7 +104,7 @@ public struct BridgeServerApp: Sendable {
             // Shut down in reverse order: the purge stops before the store closes.
             services: [StoreShutdownService(store: store, logger: logger)] + purgeServices
                 + (keyFile.map { [SigningKeyFileWatch(path: $0, keys: keys, logger: logger)] } ?? [])
-                + (upstreams.client.map { [UpstreamClientShutdown(client: $0, logger: logger)] } ?? []),
+                + (services.upstreams.client.map { [UpstreamClientShutdown(client: $0, logger: logger)] } ?? []),
             onServerRunning: onServerRunning,
             logger: logger)
     }
@@ -154,7 +139,7 @@ struct StoreShutdownService: Service {
 
 extension BridgeServerApp {
     /// Hashes passwords at the configured bcrypt cost.
-    var passwordHasher: PasswordHasher { PasswordHasher(cost: configuration.signIn.bcryptCost) }
+    var passwordHasher: PasswordHasher { services.authorizeEnvironment.hasher }
 
     /// Hashes `password` with the configured bcrypt cost.
     public func hashPassword(_ password: String) async throws -> String {

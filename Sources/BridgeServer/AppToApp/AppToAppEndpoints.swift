@@ -1,7 +1,46 @@
 import BridgeStore
 import Foundation
-import Hummingbird
+import Logging
 import SignInProtocol
+
+/// What the host's app sends to read a parked request: its bearer credential and the deep link's `reference`.
+struct AppToAppDetailsRequest: Sendable {
+    var authorization: String?
+    var reference: String?
+}
+
+/// What the host's app sends to decide a parked request: its bearer credential and the body, or why it could not
+/// be read.
+struct AppToAppDecisionRequest: Sendable {
+    var authorization: String?
+    var body: Result<String, RequestBodyError>
+}
+
+/// What the browser brings to `resume_uri`: the `token` of the query and its browser cookie's secret.
+struct AppToAppResumeRequest: Sendable {
+    var token: String?
+    var browserSecret: String?
+}
+
+/// The approved request goes on in the browser that parked it, signed in with a new session.
+struct AppToAppResumed: Sendable, Equatable {
+    /// The interaction to continue (consent if needed, then the code).
+    var interactionID: String
+    /// The new browser session's secret, for the session cookie.
+    var session: String
+}
+
+/// Why `resume_uri` does not continue; each is a page.
+enum AppToAppResumeRefusal: Error, Sendable, Equatable {
+    /// Unknown, expired, or not a resume token: 400.
+    case expired
+    /// Opened in a browser other than the one that parked the request: 403.
+    case otherBrowser
+    /// Used already: 400.
+    case alreadyUsed
+    /// The store could not be asked: 503.
+    case storeUnavailable
+}
 
 /// The provider side of the app-to-app flow after the parked page (`AppToAppWaitStep`):
 /// - `GET /oauth2/app-to-app/request?reference=…`: the host's app reads who asks and for what (`AppToAppRequestDetails`);
@@ -9,7 +48,8 @@ import SignInProtocol
 ///   the request behind a deep link's reference, and gets the URL it opens next (`AppToAppApprovalAnswer`);
 /// - `GET /oauth2/app-to-app/resume?token=…`: the `resume_uri`, opened in the browser that parked the request,
 ///   signs that browser in as the approving user and continues the interaction (consent if needed, then the code);
-/// - `GET /app-to-app`: what a browser shows when the default deep link opens without the app.
+/// - `GET /app-to-app`: what a browser shows when the default deep link opens without the app (a page only).
+/// Values in, values or a typed refusal out; the routes are in `OpenIDRoutes+AppToApp.swift`.
 struct AppToAppEndpoints: Sendable {
     static let decisionPath = "/oauth2/app-to-app/decision"
     static let resumePath = "/oauth2/app-to-app/resume"
@@ -18,7 +58,6 @@ struct AppToAppEndpoints: Sendable {
 
     let environment: AuthorizeEnvironment
     let bearer: BearerTokenCheck
-    let challenge: BearerChallenge
 
     /// The approving app as its bearer token names it: the user it is signed in as and the clients whose requests
     /// it may decide; or the RFC 6750 answer that refuses it.
@@ -27,8 +66,8 @@ struct AppToAppEndpoints: Sendable {
         let approvable: [String]
     }
 
-    func approver(_ request: Request, at now: Date) async throws(BearerRefusal) -> Approver {
-        let verified = try await bearer.verified(authorization: request.headers[.authorization], at: now)
+    func approver(authorization: String?, at now: Date) async throws(BearerRefusal) -> Approver {
+        let verified = try await bearer.verified(authorization: authorization, at: now)
         let client = verified.grant.clientID
         let approvable = environment.configuration.clients.filter { ($0.appToAppApprovers ?? []).contains(client) }.map(\.id)
         guard !verified.grant.userID.isEmpty, !approvable.isEmpty else {
@@ -39,72 +78,59 @@ struct AppToAppEndpoints: Sendable {
 
     /// `GET /oauth2/app-to-app/request?reference=…`: what the host's app shows before the user decides. Reading
     /// uses nothing up; an unknown, decided or expired reference is `invalid_request`.
-    func details(_ request: Request) async -> Response {
+    func details(_ request: AppToAppDetailsRequest) async throws(BearerRefusal) -> AppToAppRequestDetails {
         let now = environment.now()
-        let caller: Approver
-        do throws(BearerRefusal) {
-            caller = try await approver(request, at: now)
-        } catch {
-            return challenge.response(error)
-        }
-        let query = (try? FormParameters.decode(request.uri.query ?? "")) ?? FormParameters()
-        guard let reference = query["reference"].nonEmpty else {
-            return refusal(.invalidRequest("required parameter 'reference' is missing"))
+        let caller = try await approver(authorization: request.authorization, at: now)
+        guard let reference = request.reference.nonEmpty else {
+            throw .request(.invalidRequest("required parameter 'reference' is missing"))
         }
         let record: AppToAppRequestRecord?
         do {
             record = try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: now)
         } catch {
-            return challenge.response(.storeUnavailable)
+            throw .storeUnavailable
         }
         guard let record, let payload = try? AppToAppPayload.decode(record.payload) else {
-            return refusal(.invalidRequest("the reference is unknown, used or expired"))
+            throw .request(.invalidRequest("the reference is unknown, used or expired"))
         }
         guard caller.approvable.contains(record.clientID), let client = environment.client(id: record.clientID) else {
-            return challenge.response(.insufficientScope("this client may not approve the requesting client's requests"))
+            throw .insufficientScope("this client may not approve the requesting client's requests")
         }
-        let details = AppToAppRequestDetails(
+        return AppToAppRequestDetails(
             clientID: client.id, clientName: client.displayName, scope: payload.scope ?? "",
             expiresIn: max(0, Int(record.expiresAt.timeIntervalSince(now).rounded(.down))))
-        return OAuthHTTPResponse.json(Array(details.json.utf8))
     }
 
-    func decide(_ request: Request) async -> Response {
+    /// `POST /oauth2/app-to-app/decision`: the host's app approves or denies; the answer says which URL it opens.
+    func decide(_ request: AppToAppDecisionRequest) async throws(BearerRefusal) -> AppToAppApprovalAnswer {
         let configuration = environment.configuration
         let now = environment.now()
-        let verified: VerifiedAccessToken
-        let approvable: [String]
-        do throws(BearerRefusal) {
-            let found = try await approver(request, at: now)
-            (verified, approvable) = (found.verified, found.approvable)
-        } catch {
-            return challenge.response(error)
+        let caller = try await approver(authorization: request.authorization, at: now)
+        let body: String
+        switch request.body {
+        case .success(let text): body = text
+        case .failure(let error): throw .request(error.oauthError)
         }
         let approval: AppToAppApproval
-        do throws(RequestBodyError) {
-            let body = try await RequestBodyReader(configuration).text(request)
-            do {
-                approval = try AppToAppApproval.decode(body)
-            } catch {
-                return refusal(error.oauthError)
-            }
+        do {
+            approval = try AppToAppApproval.decode(body)
         } catch {
-            return refusal(error.oauthError)
+            throw .request(error.oauthError)
         }
         let resume = SecretToken()
         let decision: AppToAppDecision =
-            approval.decision == .approve ? .approve(userID: verified.grant.userID, resume: resume.digest) : .deny
+            approval.decision == .approve ? .approve(userID: caller.verified.grant.userID, resume: resume.digest) : .deny
         let outcome: AppToAppDecisionOutcome
         do {
             outcome = try await environment.store.decideAppToApp(
-                TokenDigest(of: approval.reference), decision: decision, clientIDs: approvable, at: now)
+                TokenDigest(of: approval.reference), decision: decision, clientIDs: caller.approvable, at: now)
         } catch {
-            return challenge.response(.storeUnavailable)
+            throw .storeUnavailable
         }
         switch outcome {
         case .decided(let record):
             guard let payload = try? AppToAppPayload.decode(record.payload) else {
-                return refusal(.invalidRequest("the reference is unknown"))
+                throw .request(.invalidRequest("the reference is unknown"))
             }
             let resumeURI = configuration.issuerURL(path: Self.resumePath) + "?token=" + resume.value
             let callback = AppCallback(
@@ -112,53 +138,41 @@ struct AppToAppEndpoints: Sendable {
                 outcome: approval.decision == .approve
                     ? .approved(resumeURI: resumeURI)
                     : .failed(OAuthError(.accessDenied, description: "the user denied the request in the app")))
-            return OAuthHTTPResponse.json(Array(AppToAppApprovalAnswer(callback: callback).json.utf8))
-        case .alreadyDecided: return refusal(.invalidRequest("the reference was already used"))
-        case .expired: return refusal(.invalidRequest("the reference has expired"))
-        case .unknown: return refusal(.invalidRequest("the reference is unknown"))
-        case .notAllowed:
-            return challenge.response(.insufficientScope("this client may not approve the requesting client's requests"))
+            return AppToAppApprovalAnswer(callback: callback)
+        case .alreadyDecided: throw .request(.invalidRequest("the reference was already used"))
+        case .expired: throw .request(.invalidRequest("the reference has expired"))
+        case .unknown: throw .request(.invalidRequest("the reference is unknown"))
+        case .notAllowed: throw .insufficientScope("this client may not approve the requesting client's requests")
         }
     }
 
-    private func refusal(_ error: OAuthError) -> Response {
-        challenge.response(.request(error))
-    }
-
-    func resume(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
-        let language = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
-        let query = (try? FormParameters.decode(request.uri.query ?? "")) ?? FormParameters()
-        guard let token = BrowserCookies.secret(query["token"]) else {
-            return environment.pages.error(language, status: .badRequest, message: \.expired)
-        }
+    /// `GET /oauth2/app-to-app/resume?token=…`: one store step checks the token and the browser, and starts the
+    /// approving user's session in it.
+    func resume(_ request: AppToAppResumeRequest, logger: Logger) async throws(AppToAppResumeRefusal) -> AppToAppResumed {
+        guard let token = BrowserCookies.secret(request.token) else { throw .expired }
         let now = environment.now()
         let session = SecretToken()
         let lifetime = TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds)
-        let outcome = try await environment.store.resumeAppToApp(
-            TokenDigest(of: token), browser: environment.cookies.browserSecret(in: request).map { TokenDigest(of: $0) },
-            session: session.digest, sessionExpiresAt: now.addingTimeInterval(lifetime), at: now)
+        let outcome: AppToAppResumeOutcome
+        do {
+            outcome = try await environment.store.resumeAppToApp(
+                TokenDigest(of: token), browser: request.browserSecret.map { TokenDigest(of: $0) },
+                session: session.digest, sessionExpiresAt: now.addingTimeInterval(lifetime), at: now)
+        } catch {
+            throw .storeUnavailable
+        }
         switch outcome {
         case .resumed(let record):
-            guard let payload = try? AppToAppPayload.decode(record.payload) else {
-                return environment.pages.error(language, status: .badRequest, message: \.expired)
-            }
-            context.logger.info("app-to-app request resumed", metadata: ["client": .string(record.clientID)])
-            var response = AuthorizeEnvironment.redirect(
-                to: AuthorizeEnvironment.interactionPath(payload.interactionID), after: .get)
-            response.setCookie(environment.cookies.session(session.value))
-            return response
+            guard let payload = try? AppToAppPayload.decode(record.payload) else { throw .expired }
+            logger.info("app-to-app request resumed", metadata: ["client": .string(record.clientID)])
+            return AppToAppResumed(interactionID: payload.interactionID, session: session.value)
         case .otherBrowser:
-            context.logger.notice("app-to-app resume from another browser")
-            return environment.pages.error(language, status: .forbidden, message: \.otherBrowser)
+            logger.notice("app-to-app resume from another browser")
+            throw .otherBrowser
         case .alreadyUsed:
-            return environment.pages.error(language, status: .badRequest, message: \.resumeUsed)
+            throw .alreadyUsed
         case .expired, .unknown:
-            return environment.pages.error(language, status: .badRequest, message: \.expired)
+            throw .expired
         }
-    }
-
-    func landing(_ request: Request) -> Response {
-        let language = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
-        return environment.pages.notice(language, heading: \.parkedTitle, message: \.appToAppLanding)
     }
 }

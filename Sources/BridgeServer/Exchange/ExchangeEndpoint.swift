@@ -15,7 +15,7 @@ struct ExchangeEndpoint: Sendable {
     static let path = "/oauth/exchange"
 
     let bearer: BearerTokenCheck
-    let store: any Store
+    let store: any CodeStore & ExchangeStore
     let merchants: MerchantClients
     let lifetimes: BridgeConfiguration.Exchange
     let limit: InputLimit

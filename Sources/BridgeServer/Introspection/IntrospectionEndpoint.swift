@@ -24,7 +24,7 @@ struct IntrospectionResponse: Encodable, Equatable {
 struct IntrospectionEndpoint: Sendable {
     let authenticator: ClientAuthenticator
     let verifier: AccessTokenVerifier
-    let store: any Store
+    let store: any TokenStore
     let issuer: String
     let now: @Sendable () -> Date
 

@@ -21,20 +21,18 @@ struct OpenIDRoutes: Sendable {
     let appToApp: AppToAppEndpoints
     let sessionCodes: SessionCodeEndpoint
     let guarded: StoreOutagePage
+    let bodies: RequestBodyReader
+    let cookies: BrowserCookies
 
-    init(
-        configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, verifier: AccessTokenVerifier,
-        now: @escaping @Sendable () -> Date
-    ) {
-        let bearer = BearerTokenCheck(verifier: verifier, maxHeaderBytes: configuration.limits.maxHeaderValueBytes)
-        challenge = BearerChallenge(realm: configuration.issuer)
-        userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)
-        let environment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
-        endSession = EndSessionEndpoint(
-            environment: environment, idTokens: IDTokenIssuer(configuration: configuration, keys: keys))
-        guarded = StoreOutagePage(pages: environment.pages)
-        sessionCodes = SessionCodeEndpoint(environment: environment)
-        appToApp = AppToAppEndpoints(environment: environment, bearer: bearer, challenge: challenge)
+    init(services: BridgeServices) {
+        userInfo = services.userInfo
+        challenge = BearerChallenge(realm: services.configuration.issuer)
+        endSession = services.endSession
+        appToApp = services.appToApp
+        sessionCodes = services.sessionCodes
+        guarded = StoreOutagePage(pages: services.authorizeEnvironment.pages)
+        bodies = services.bodies
+        cookies = services.authorizeEnvironment.cookies
     }
 
     func register(on router: Router<BridgeRequestContext>) {
@@ -54,16 +52,11 @@ struct OpenIDRoutes: Sendable {
         router.post(RouterPath(EndSessionEndpoint.path)) { request, context in
             try await self.guarded.answer(request, context) { try await self.endSession.respond(request) }
         }
-        router.post(RouterPath(AppToAppEndpoints.decisionPath)) { request, _ in await self.appToApp.decide(request) }
-        router.get(RouterPath(AppToAppEndpoints.detailsPath)) { request, _ in await self.appToApp.details(request) }
-        router.get(RouterPath(AppToAppEndpoints.resumePath)) { request, context in
-            try await self.guarded.answer(request, context) { try await self.appToApp.resume(request, context) }
-        }
+        registerAppToApp(on: router)
         router.get(RouterPath(SessionCodeEndpoint.path)) { request, context in
             try await self.guarded.answer(request, context) {
                 try await self.sessionCodes.open(request, code: context.parameters.get("code"), context)
             }
         }
-        router.get(RouterPath(AppToAppEndpoints.landingPath)) { request, _ in self.appToApp.landing(request) }
     }
 }

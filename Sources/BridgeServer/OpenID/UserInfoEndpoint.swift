@@ -10,7 +10,7 @@ struct UserInfoEndpoint: Sendable {
     static let path = "/userinfo"
 
     let bearer: BearerTokenCheck
-    let store: any Store
+    let store: any UserStore
     let now: @Sendable () -> Date
 
     /// The claims the token's scope releases, or the RFC 6750 refusal.

@@ -9,7 +9,7 @@ import SignInProtocol
 struct RevocationEndpoint: Sendable {
     let authenticator: ClientAuthenticator
     let verifier: AccessTokenVerifier
-    let store: any Store
+    let store: any TokenStore
     let now: @Sendable () -> Date
 
     func respond(to request: OAuthFormRequest) async throws(OAuthError) {

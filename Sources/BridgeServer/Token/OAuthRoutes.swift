@@ -19,31 +19,14 @@ struct OAuthRoutes: Sendable {
     let bodies: RequestBodyReader
     let realm: String
 
-    init(
-        configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, verifier: AccessTokenVerifier,
-        now: @escaping @Sendable () -> Date
-    ) {
-        let issuer = AccessTokenIssuer(
-            keys: keys, store: store, issuer: configuration.issuer,
-            lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds))
-        let authenticator = ClientAuthenticator(clients: configuration.clients)
-        let refreshSeconds = configuration.tokens.refreshTokenLifetimeSeconds
-        token = TokenEndpoint(
-            authenticator: authenticator, store: store, accessTokens: issuer,
-            refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil,
-            refreshReuseGrace: TimeInterval(configuration.tokens.refreshReuseGraceSeconds),
-            idTokens: IDTokenIssuer(configuration: configuration, keys: keys), verifier: verifier,
-            merchants: MerchantClients(configuration.clients), now: now)
-        exchange = ExchangeEndpoint(
-            bearer: BearerTokenCheck(verifier: verifier, maxHeaderBytes: configuration.limits.maxHeaderValueBytes),
-            store: store, merchants: MerchantClients(configuration.clients), lifetimes: configuration.exchange,
-            limit: InputLimit(maxBytes: configuration.limits.maxBodyBytes), now: now)
-        revocation = RevocationEndpoint(authenticator: authenticator, verifier: verifier, store: store, now: now)
-        introspection = IntrospectionEndpoint(
-            authenticator: authenticator, verifier: verifier, store: store, issuer: configuration.issuer, now: now)
-        paths = TokenEndpointPaths(configuration: configuration)
-        bodies = RequestBodyReader(configuration)
-        realm = configuration.issuer
+    init(services: BridgeServices) {
+        token = services.token
+        revocation = services.revocation
+        introspection = services.introspection
+        exchange = services.exchange
+        paths = TokenEndpointPaths(configuration: services.configuration)
+        bodies = services.bodies
+        realm = services.configuration.issuer
     }
 
     func register<Context: RequestContext>(on router: Router<Context>, logger: Logger) {

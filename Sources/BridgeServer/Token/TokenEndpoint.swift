@@ -20,7 +20,7 @@ struct TokenEndpoint: Sendable {
     let now: @Sendable () -> Date
 
     init(
-        authenticator: ClientAuthenticator, store: any Store, accessTokens: AccessTokenIssuer,
+        authenticator: ClientAuthenticator, store: any CodeStore & TokenStore, accessTokens: AccessTokenIssuer,
         refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0, idTokens: IDTokenIssuer? = nil,
         verifier: AccessTokenVerifier, merchants: MerchantClients, now: @escaping @Sendable () -> Date
     ) {

@@ -16,14 +16,14 @@ public struct IssuedAccessToken: Sendable {
 /// credentials, token exchange, `signin-bridge token issue`).
 public struct AccessTokenIssuer: Sendable {
     let keys: SigningKeySet
-    let store: any Store
+    let store: any GrantStore
     /// `iss`, and also `aud`: the tokens are for this host's own resources (the WOPI bootstrapper).
     let issuer: String
     let lifetime: TimeInterval
     /// The current key's signer, read per token so a rotation applies at once.
     var signer: AccessTokenSigner { keys.snapshot.accessTokenSigner }
 
-    public init(keys: SigningKeySet, store: any Store, issuer: String, lifetime: TimeInterval) {
+    public init(keys: SigningKeySet, store: any GrantStore, issuer: String, lifetime: TimeInterval) {
         self.keys = keys
         self.store = store
         self.issuer = issuer

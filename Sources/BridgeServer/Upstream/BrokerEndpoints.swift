@@ -1,20 +1,54 @@
 import BridgeStore
 import Foundation
-import Hummingbird
 import Logging
 import SignInProtocol
+
+/// What the broker's `/login` and `/session` are asked, already pulled out of HTTP by the route: the provider the
+/// path names, and the parameters (the query, and a posted form or JSON object), or why they could not be read.
+struct BrokerRequest: Sendable {
+    var provider: String?
+    var parameters: Result<[String: String], OAuthError>
+
+    func readParameters() throws(BrokerRefusal) -> [String: String] {
+        switch parameters {
+        case .success(let parameters): return parameters
+        case .failure(let error): throw .request(error)
+        }
+    }
+}
+
+/// Why the broker refuses a request. The route renders each as an RFC 6749 §5.2 JSON error.
+enum BrokerRefusal: Error, Sendable, Equatable {
+    /// The path names no configured provider (or the broker has no app client): 404.
+    case unknownProvider
+    /// An RFC 6749 §5.2 error with its code's status; `OAuthError.storeUnavailable` when the store could not be asked.
+    case request(OAuthError)
+    /// The sign-in at the provider ended the session: 400 with the failure's code (RFC 8628 §3.5 answers a poll
+    /// the same way once the user denied).
+    case signInFailed(BrokerFailure)
+}
+
+/// Where the upstream callback of a broker login sends the browser.
+enum BrokerFinish: Sendable, Equatable {
+    /// To the app's deep link, with the outcome (`success`, `sessionId` or `error`) in its query.
+    case backToApp(location: String)
+    /// The broker session is gone: the "expired" page.
+    case sessionGone
+}
 
 /// The session broker: the Vipps iOS login guide's backend API (`/auth/{provider}/login` → `{authUrl, sessionId}`,
 /// the deep link `?success=true&sessionId=…`, `POST /auth/{provider}/session` → `{token, user}`), with the session
 /// bound to a PKCE challenge (RFC 7636) the app sends at login, so that a leaked `sessionId` alone gets nothing.
+/// Values in, values or a `BrokerRefusal` out; the routes are in `BridgeRoutes+Broker.swift`.
 struct BrokerEndpoints: Sendable {
     let environment: AuthorizeEnvironment
     let providers: UpstreamProviders
     let metrics: BridgeMetrics
     let tokens: AccessTokenIssuer
+    /// Maps a provider's user to a local identity, as the browser sign-in does.
+    let upstreamSignIn: UpstreamSignInEndpoints
 
     var settings: BridgeConfiguration.Broker { environment.configuration.broker }
-    var bodies: RequestBodyReader { RequestBodyReader(environment.configuration) }
 
     /// The broker's app client, when the broker is on.
     var client: BridgeConfiguration.Client? { settings.clientId.flatMap { environment.client(id: $0) } }
@@ -22,32 +56,27 @@ struct BrokerEndpoints: Sendable {
     /// `GET|POST /auth/{provider}/login` with `code_challenge`, `code_challenge_method=S256`, optional
     /// `redirect_uri` (one of the app client's registered deep links; default its first) and
     /// `requested_flow=app_to_app`.
-    func login(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
-        guard let client, let provider = providers[context.parameters.get("provider")] else {
-            return Self.error(OAuthError(.invalidRequest, description: "no such provider"), status: .notFound)
-        }
-        let parameters: [String: String]
-        do { parameters = try await BrokerParameters.read(request, bodies: bodies) } catch { return Self.error(error) }
+    func login(_ request: BrokerRequest, logger: Logger) async throws(BrokerRefusal) -> LoginAnswer {
+        guard let client, let provider = providers[request.provider] else { throw .unknownProvider }
+        let parameters = try request.readParameters()
         let challenge: PKCE.Challenge
+        // S256 only, and required: the challenge is the whole protection of the session (RFC 7636 §4.2).
+        guard parameters["code_challenge_method"] == "S256" else {
+            throw .request(OAuthError(.invalidRequest, description: "code_challenge_method must be S256"))
+        }
         do {
-            // S256 only, and required: the challenge is the whole protection of the session (RFC 7636 §4.2).
-            guard parameters["code_challenge_method"] == "S256" else {
-                throw OAuthError(.invalidRequest, description: "code_challenge_method must be S256")
-            }
             challenge = try PKCE.Challenge(value: parameters["code_challenge"] ?? "", method: .s256)
-        } catch let error as OAuthError {
-            return Self.error(error)
         } catch {
-            return Self.error(OAuthError(.invalidRequest, description: "code_challenge must be 43 base64url characters"))
+            throw .request(OAuthError(.invalidRequest, description: "code_challenge must be 43 base64url characters"))
         }
         let redirectURI = parameters["redirect_uri"] ?? client.redirectUris[0]
         // RFC 8252 §8.1 / RFC 9700 §2.1: only a registered deep link, compared exactly.
         guard client.redirectUris.contains(redirectURI) else {
-            return Self.error(OAuthError(.invalidRequest, description: "redirect_uri is not registered for the app"))
+            throw .request(OAuthError(.invalidRequest, description: "redirect_uri is not registered for the app"))
         }
         let appToApp = parameters["requested_flow"] == "app_to_app"
         if appToApp && !provider.settings.appToApp {
-            return Self.error(OAuthError(.invalidRequest, description: "this provider does not offer app_to_app"))
+            throw .request(OAuthError(.invalidRequest, description: "this provider does not offer app_to_app"))
         }
         let now = environment.now()
         let sessionID = SecretToken()
@@ -56,57 +85,63 @@ struct BrokerEndpoints: Sendable {
         do {
             authURL = try await provider.authorizationURL(for: attempt, appToApp: appToApp)
         } catch let failure as UpstreamFailure {
-            failure.report(upstream: provider.settings.id, metrics: metrics, context: context)
-            return Self.error(OAuthError(.temporarilyUnavailable, description: "\(provider.settings.name) is not answering"))
+            failure.report(upstream: provider.settings.id, metrics: metrics, logger: logger)
+            throw .request(OAuthError(.temporarilyUnavailable, description: "\(provider.settings.name) is not answering"))
+        } catch {
+            throw .request(.storeUnavailable)
         }
-        try await environment.store.startUpstreamLogin(
-            attempt.record(
-                upstream: provider.settings.id, at: now, lifetime: settings.loginLifetimeSeconds,
-                brokerSessionID: sessionID.value),
-            broker: BrokerSessionRecord(
-                digest: sessionID.digest, upstreamID: provider.settings.id, clientID: client.id, redirectURI: redirectURI,
-                codeChallenge: challenge.value, createdAt: now,
-                expiresAt: now.addingTimeInterval(TimeInterval(settings.sessionLifetimeSeconds))))
-        return OAuthHTTPResponse.json(JSONBody.bytes(LoginAnswer(authUrl: authURL, sessionId: sessionID.value)))
+        try await Self.storeStep {
+            try await environment.store.startUpstreamLogin(
+                attempt.record(
+                    upstream: provider.settings.id, at: now, lifetime: settings.loginLifetimeSeconds,
+                    brokerSessionID: sessionID.value),
+                broker: BrokerSessionRecord(
+                    digest: sessionID.digest, upstreamID: provider.settings.id, clientID: client.id,
+                    redirectURI: redirectURI, codeChallenge: challenge.value, createdAt: now,
+                    expiresAt: now.addingTimeInterval(TimeInterval(settings.sessionLifetimeSeconds))))
+        }
+        return LoginAnswer(authUrl: authURL, sessionId: sessionID.value)
     }
 
-    /// The upstream callback of a broker login: the browser goes to the app's deep link with the outcome.
+    /// The upstream callback of a broker login (`error` or `code` from the provider's redirect): the browser goes to
+    /// the app's deep link with the outcome.
     func finish(
         _ login: UpstreamLoginRecord, sessionID: String, session: BrokerSessionRecord?, provider: UpstreamProvider,
-        query: Parameters, at now: Date, context: BridgeRequestContext
-    ) async throws -> Response {
+        error: String?, code: String?, at now: Date, logger: Logger
+    ) async throws(OAuthError) -> BrokerFinish {
         let digest = TokenDigest(of: sessionID)
-        guard let deepLink = session?.redirectURI else {
-            return environment.pages.error(.fallback, status: .badRequest, message: \.expired)
-        }
-        func back(_ outcome: KeyValuePairs<String, String>) -> Response {
-            Response(status: .found, headers: [.location: FormParameters(outcome).appended(to: deepLink)])
+        guard let deepLink = session?.redirectURI else { return .sessionGone }
+        func back(_ outcome: KeyValuePairs<String, String>) -> BrokerFinish {
+            .backToApp(location: FormParameters(outcome).appended(to: deepLink))
         }
         /// The sign-in failed: the session ends now, so that `/session` answers the same error at once.
-        func failed(_ failure: UpstreamFailure, tellingTheApp outcome: BrokerFailure) async throws -> Response {
-            failure.report(upstream: provider.settings.id, metrics: metrics, context: context)
-            _ = try await environment.store.failBrokerSession(digest, failure: outcome.rawValue, at: now)
+        func failed(_ failure: UpstreamFailure, tellingTheApp outcome: BrokerFailure) async throws(OAuthError) -> BrokerFinish {
+            failure.report(upstream: provider.settings.id, metrics: metrics, logger: logger)
+            _ = try await storeCall { try await environment.store.failBrokerSession(digest, failure: outcome.rawValue, at: now) }
             return back(["success": "false", "error": outcome.rawValue])
         }
-        if let error = query["error"] {
-            return try await failed(.authorizationError(error), tellingTheApp: BrokerFailure(upstreamError: String(error)))
+        if let error {
+            return try await failed(.authorizationError(error), tellingTheApp: BrokerFailure(upstreamError: error))
         }
         let user: UpstreamUser
         do {
             user = try await provider.signIn(
-                code: query["code"].map(String.init) ?? "", verifier: login.codeVerifier, nonceDigest: login.nonceDigest,
-                now: now)
+                code: code ?? "", verifier: login.codeVerifier, nonceDigest: login.nonceDigest, now: now)
         } catch let failure as UpstreamFailure {
             return try await failed(failure, tellingTheApp: BrokerFailure(failure))
+        } catch {
+            throw .storeUnavailable
         }
-        let signIn = UpstreamSignInEndpoints(environment: environment, providers: providers, metrics: metrics)
         // A new secret for the deep link: the /login id is known to whoever started the login, who may have sent
         // the link to someone else; only the browser that signed in gets this one (RFC 6749 §10.12's concern).
         let completion = SecretToken()
-        let signedIn = try await environment.store.signInUpstream(
-            signIn.identity(of: user, at: provider), end: .brokerSession(digest, completion: completion.digest), at: now)
+        let signedIn = try await storeCall {
+            try await environment.store.signInUpstream(
+                upstreamSignIn.identity(of: user, at: provider), end: .brokerSession(digest, completion: completion.digest),
+                at: now)
+        }
         guard signedIn.ended else { return back(["success": "false", "error": BrokerFailure.sessionExpired.rawValue]) }
-        context.logger.info(
+        logger.info(
             "broker session signed in",
             metadata: ["upstream": "\(provider.settings.id)", "user": "\(signedIn.user.id)", "how": "\(signedIn.how.rawValue)"])
         return back(["success": "true", "sessionId": completion.value])
@@ -114,59 +149,63 @@ struct BrokerEndpoints: Sendable {
 
     /// `POST /auth/{provider}/session` with the deep link's `sessionId` and `code_verifier` (JSON or form): once,
     /// within the session's lifetime, `{token, user: {name, email, phoneNumber}}`.
-    func session(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
-        guard let client, let provider = providers[context.parameters.get("provider")] else {
-            return Self.error(OAuthError(.invalidRequest, description: "no such provider"), status: .notFound)
-        }
-        let parameters: [String: String]
-        do { parameters = try await BrokerParameters.read(request, bodies: bodies) } catch { return Self.error(error) }
+    func session(_ request: BrokerRequest, logger: Logger) async throws(BrokerRefusal) -> SessionAnswer {
+        guard let client, let provider = providers[request.provider] else { throw .unknownProvider }
+        let parameters = try request.readParameters()
         guard let sessionID = parameters["sessionId"], !sessionID.isEmpty else {
-            return Self.error(OAuthError(.invalidRequest, description: "sessionId is missing"))
+            throw .request(OAuthError(.invalidRequest, description: "sessionId is missing"))
         }
         let verifier: PKCE.Verifier
         do {
             verifier = try PKCE.Verifier(parameters["code_verifier"] ?? "")
         } catch {
-            return Self.error(OAuthError(.invalidRequest, description: "code_verifier is missing or malformed (RFC 7636 section 4.1)"))
+            throw .request(
+                OAuthError(.invalidRequest, description: "code_verifier is missing or malformed (RFC 7636 section 4.1)"))
         }
         let now = environment.now()
-        let refused = OAuthError(.invalidGrant, description: "the session is unknown, expired, used or the verifier is wrong")
+        let refused = BrokerRefusal.request(
+            OAuthError(.invalidGrant, description: "the session is unknown, expired, used or the verifier is wrong"))
         // Drafted before the step that records it in the new grant, signed after (as the token endpoint does).
         let access = tokens.draft(at: now)
         let claim = BrokerSessionClaim(
             session: TokenDigest(of: sessionID), codeChallenge: verifier.challenge(method: .s256).value,
             upstreamID: provider.settings.id, clientID: client.id, scope: client.scopes.joined(separator: " "),
             access: access.record(in: .generate()))
-        switch try await environment.store.redeemBrokerSession(claim, at: now) {
+        switch try await Self.storeStep({ try await environment.store.redeemBrokerSession(claim, at: now) }) {
         case .redeemed(_, let user, let grant):
-            let issued = try tokens.sign(access, in: grant)
-            context.logger.info("broker session redeemed", metadata: ["user": "\(user.id)"])
-            return OAuthHTTPResponse.json(
-                JSONBody.bytes(
-                    SessionAnswer(
-                        token: issued.token,
-                        user: .init(name: user.friendlyName, email: user.email, phoneNumber: user.phoneNumber))))
+            let issued: IssuedAccessToken
+            do throws(OAuthError) {
+                issued = try unavailableOnFailure { try tokens.sign(access, in: grant) }
+            } catch {
+                throw .request(error)
+            }
+            logger.info("broker session redeemed", metadata: ["user": "\(user.id)"])
+            return SessionAnswer(
+                token: issued.token, user: .init(name: user.friendlyName, email: user.email, phoneNumber: user.phoneNumber))
         case .misdirected:
-            context.logger.notice("broker session redeemed at another provider's path")
-            return Self.error(refused)
+            logger.notice("broker session redeemed at another provider's path")
+            throw refused
         case .pending:
-            return Self.error(OAuthError(.authorizationPending, description: "the sign-in has not finished"))
+            throw .request(OAuthError(.authorizationPending, description: "the sign-in has not finished"))
         case .failed(let code):
             let failure = BrokerFailure(rawValue: code) ?? .serverError
-            context.logger.info("broker session ended by a failed sign-in", metadata: ["error": "\(failure.rawValue)"])
-            return Self.error(failure.sessionError, status: .badRequest)
+            logger.info("broker session ended by a failed sign-in", metadata: ["error": "\(failure.rawValue)"])
+            throw .signInFailed(failure)
         case .wrongVerifier:
-            context.logger.notice("broker session: wrong PKCE verifier, session burnt")
-            return Self.error(refused)
+            logger.notice("broker session: wrong PKCE verifier, session burnt")
+            throw refused
         case .replayed, .expired, .unknown:
-            return Self.error(refused)
+            throw refused
         }
     }
 
-    static func error(_ error: OAuthError, status: HTTPResponse.Status? = nil) -> Response {
-        var response = OAuthHTTPResponse.error(error, realm: "broker")
-        if let status { response.status = status }
-        return response
+    /// A store step of the broker; a store that cannot be asked is `temporarily_unavailable` (`storeCall`).
+    private static func storeStep<T>(_ body: () async throws -> T) async throws(BrokerRefusal) -> T {
+        do throws(OAuthError) {
+            return try await storeCall(body)
+        } catch {
+            throw .request(error)
+        }
     }
 
     struct LoginAnswer: Encodable {
@@ -182,28 +221,5 @@ struct BrokerEndpoints: Sendable {
         }
         var token: String
         var user: User
-    }
-}
-
-/// The broker's request parameters: the query, and for a POST a form or a JSON object of strings (the iOS guide's
-/// sample sends JSON), read by `RequestBodyReader` within `limits.maxBodyBytes`. A parameter sent twice is refused.
-enum BrokerParameters {
-    static func read(_ request: Request, bodies: RequestBodyReader) async throws(OAuthError) -> [String: String] {
-        var parameters = [String: String]()
-        func add(_ name: String, _ value: String) throws(OAuthError) {
-            guard parameters.updateValue(value, forKey: name) == nil else {
-                throw OAuthError(.invalidRequest, description: "\(name) is sent twice")
-            }
-        }
-        for (name, value) in request.uri.queryParameters { try add(String(name), String(value)) }
-        guard request.method == .post else { return parameters }
-        let posted: FormParameters
-        do {
-            posted = try await bodies.parameters(request)
-        } catch {
-            throw error.oauthError
-        }
-        for pair in posted { try add(pair.name, pair.value) }
-        return parameters
     }
 }

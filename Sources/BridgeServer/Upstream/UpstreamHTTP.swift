@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import SignInProtocol
@@ -8,7 +9,7 @@ import SignInProtocol
 /// redirects its token endpoint is misconfigured, and following would send the code elsewhere), each call bounded
 /// by the upstream's timeout, each answer read up to `limit` bytes.
 struct UpstreamHTTP: Sendable {
-    let client: HTTPClient
+    let client: UpstreamHTTPClient
     static let limit = 256 * 1024
 
     static func makeClient() -> HTTPClient {
@@ -50,7 +51,7 @@ struct UpstreamHTTP: Sendable {
     private func send(_ request: HTTPClientRequest, timeout seconds: Int) async throws -> Answer {
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(request, timeout: .seconds(Int64(seconds)))
+            response = try await client.started.execute(request, timeout: .seconds(Int64(seconds)))
         } catch {
             throw UpstreamFailure(.unreachable, "\(request.method.rawValue) \(Self.withoutQuery(request.url)): \(Self.describe(error))")
         }
@@ -78,5 +79,30 @@ struct UpstreamHTTP: Sendable {
         if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
         if let client = error as? HTTPClientError { return "\(client)" }
         return String(describing: type(of: error))
+    }
+}
+
+/// The server's one upstream `HTTPClient`, made on its first call: a server built with upstreams configured but that
+/// never calls one (a CLI command, a test) then has no client to shut down. `UpstreamClientShutdown` shuts it down.
+final class UpstreamHTTPClient: Sendable {
+    private let client = NIOLockedValueBox<HTTPClient?>(nil)
+
+    /// The client, made now if there is none yet.
+    var started: HTTPClient {
+        client.withLockedValue { client in
+            if let client { return client }
+            let made = UpstreamHTTP.makeClient()
+            client = made
+            return made
+        }
+    }
+
+    /// Shuts the client down, if one was made; a later call makes a new one.
+    func shutdown() async throws {
+        let running = client.withLockedValue { client in
+            defer { client = nil }
+            return client
+        }
+        try await running?.shutdown()
     }
 }

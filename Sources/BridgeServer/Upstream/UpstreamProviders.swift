@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// the server has drained.
 struct UpstreamProviders: Sendable {
     let byID: [String: UpstreamProvider]
-    let client: HTTPClient?
+    let client: UpstreamHTTPClient?
 
     init(configuration: BridgeConfiguration) {
         guard !configuration.upstreams.isEmpty else {
@@ -14,7 +14,7 @@ struct UpstreamProviders: Sendable {
             self.client = nil
             return
         }
-        let client = UpstreamHTTP.makeClient()
+        let client = UpstreamHTTPClient()
         let http = UpstreamHTTP(client: client)
         var byID = [String: UpstreamProvider]()
         for upstream in configuration.upstreams {
@@ -30,7 +30,7 @@ struct UpstreamProviders: Sendable {
 
 /// Shuts the upstream HTTP client down at graceful shutdown.
 struct UpstreamClientShutdown: Service {
-    let client: HTTPClient
+    let client: UpstreamHTTPClient
     let logger: Logger
 
     func run() async throws {

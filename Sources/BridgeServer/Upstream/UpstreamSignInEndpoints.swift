@@ -58,8 +58,10 @@ struct UpstreamSignInEndpoints: Sendable {
         case .taken(let taken, let brokerSession) where taken.upstreamID == provider.settings.id:
             if let sessionID = taken.brokerSessionID {
                 return try await broker.finish(
-                    taken, sessionID: sessionID, session: brokerSession, provider: provider, query: query, at: now,
-                    context: context)
+                    taken, sessionID: sessionID, session: brokerSession, provider: provider,
+                    error: query["error"].map(String.init), code: query["code"].map(String.init), at: now,
+                    logger: context.logger
+                ).response(pages: environment.pages)
             }
             login = taken
         case .taken: return refused("state of another upstream", provider: provider, language: language, context: context)

@@ -1,0 +1,101 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// The composition root: every service of one server, built exactly once from the configuration, the store, the
+/// signing keys, the clock and the metrics. `BridgeServerApp` builds it; the route structs (`BridgeRoutes`,
+/// `OAuthRoutes`, `OpenIDRoutes`) and the tests take their services from it and build none themselves.
+struct BridgeServices: Sendable {
+    let configuration: BridgeConfiguration
+    let store: any Store
+    let keys: SigningKeySet
+    let metrics: BridgeMetrics
+    let now: @Sendable () -> Date
+
+    // Shared by several services: one instance each, so the caches inside them (`RecentAnswers`) are shared too.
+    let accessTokenVerifier: AccessTokenVerifier
+    let accessTokens: AccessTokenIssuer
+    let idTokens: IDTokenIssuer
+    let bearer: BearerTokenCheck
+    /// The one reader of request bodies, within `limits.maxBodyBytes`.
+    let bodies: RequestBodyReader
+    /// What the authorize endpoint, the sign-in pages and the browser-facing endpoints share.
+    let authorizeEnvironment: AuthorizeEnvironment
+    let upstreams: UpstreamProviders
+
+    // The token half.
+    let token: TokenEndpoint
+    let revocation: RevocationEndpoint
+    let introspection: IntrospectionEndpoint
+    let exchange: ExchangeEndpoint
+
+    // The browser half and OpenID Connect.
+    let authorize: AuthorizeEndpoint
+    let interaction: InteractionEndpoints
+    let userInfo: UserInfoEndpoint
+    let endSession: EndSessionEndpoint
+    let sessionCodes: SessionCodeEndpoint
+    let appToApp: AppToAppEndpoints
+    let upstreamSignIn: UpstreamSignInEndpoints
+    let broker: BrokerEndpoints
+
+    // Office.
+    let bootstrap: BootstrapService
+    let wopiAccessTokens: WopiAccessTokenVerifier
+
+    init(
+        configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, metrics: BridgeMetrics,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.keys = keys
+        self.metrics = metrics
+        self.now = now
+        let tokens = configuration.tokens
+        let statusMaxAge = TimeInterval(tokens.statusCacheMilliseconds) / 1000
+
+        accessTokenVerifier = AccessTokenVerifier(
+            keys: keys, store: store, issuer: configuration.issuer, statusMaxAge: statusMaxAge)
+        accessTokens = AccessTokenIssuer(
+            keys: keys, store: store, issuer: configuration.issuer,
+            lifetime: TimeInterval(tokens.accessTokenLifetimeSeconds))
+        idTokens = IDTokenIssuer(configuration: configuration, keys: keys)
+        bearer = BearerTokenCheck(verifier: accessTokenVerifier, maxHeaderBytes: configuration.limits.maxHeaderValueBytes)
+        bodies = RequestBodyReader(configuration)
+        authorizeEnvironment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
+        upstreams = UpstreamProviders(configuration: configuration)
+
+        let clients = ClientAuthenticator(clients: configuration.clients)
+        let merchants = MerchantClients(configuration.clients)
+        let refreshSeconds = tokens.refreshTokenLifetimeSeconds
+        token = TokenEndpoint(
+            authenticator: clients, store: store, accessTokens: accessTokens,
+            refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil,
+            refreshReuseGrace: TimeInterval(tokens.refreshReuseGraceSeconds), idTokens: idTokens,
+            verifier: accessTokenVerifier, merchants: merchants, now: now)
+        revocation = RevocationEndpoint(authenticator: clients, verifier: accessTokenVerifier, store: store, now: now)
+        introspection = IntrospectionEndpoint(
+            authenticator: clients, verifier: accessTokenVerifier, store: store, issuer: configuration.issuer, now: now)
+        exchange = ExchangeEndpoint(
+            bearer: bearer, store: store, merchants: merchants, lifetimes: configuration.exchange,
+            limit: InputLimit(maxBytes: configuration.limits.maxBodyBytes), now: now)
+
+        interaction = InteractionEndpoints(
+            environment: authorizeEnvironment, completion: CodeIssuance(environment: authorizeEnvironment))
+        authorize = AuthorizeEndpoint(environment: authorizeEnvironment, interaction: interaction)
+        userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)
+        endSession = EndSessionEndpoint(environment: authorizeEnvironment, idTokens: idTokens)
+        sessionCodes = SessionCodeEndpoint(environment: authorizeEnvironment)
+        appToApp = AppToAppEndpoints(environment: authorizeEnvironment, bearer: bearer)
+        upstreamSignIn = UpstreamSignInEndpoints(environment: authorizeEnvironment, providers: upstreams, metrics: metrics)
+        broker = BrokerEndpoints(
+            environment: authorizeEnvironment, providers: upstreams, metrics: metrics, tokens: accessTokens,
+            upstreamSignIn: upstreamSignIn)
+
+        bootstrap = BootstrapService(
+            configuration: configuration, store: store, verifier: accessTokenVerifier, seal: WopiAccessTokenSeal(keys: keys),
+            now: now)
+        wopiAccessTokens = WopiAccessTokenVerifier(keys: keys, store: store, statusMaxAge: statusMaxAge)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import Logging
+import SignInProtocol
+
+extension OpenIDRoutes {
+    /// The app-to-app provider endpoints (`AppToAppEndpoints`): the route reads the request into the endpoint's input
+    /// value and renders its answer; bearer refusals are RFC 6750 §3 challenges, the browser's answers pages.
+    func registerAppToApp(on router: Router<BridgeRequestContext>) {
+        router.get(RouterPath(AppToAppEndpoints.detailsPath)) { request, _ in
+            let input = AppToAppDetailsRequest(
+                authorization: request.headers[.authorization], reference: Self.query(of: request)["reference"])
+            do throws(BearerRefusal) {
+                return OAuthHTTPResponse.json(Array(try await self.appToApp.details(input).json.utf8))
+            } catch {
+                return self.challenge.response(error)
+            }
+        }
+        router.post(RouterPath(AppToAppEndpoints.decisionPath)) { request, _ in
+            let body: Result<String, RequestBodyError>
+            do throws(RequestBodyError) {
+                body = .success(try await self.bodies.text(request))
+            } catch {
+                body = .failure(error)
+            }
+            let input = AppToAppDecisionRequest(authorization: request.headers[.authorization], body: body)
+            do throws(BearerRefusal) {
+                return OAuthHTTPResponse.json(Array(try await self.appToApp.decide(input).json.utf8))
+            } catch {
+                return self.challenge.response(error)
+            }
+        }
+        router.get(RouterPath(AppToAppEndpoints.resumePath)) { request, context in
+            let input = AppToAppResumeRequest(
+                token: Self.query(of: request)["token"], browserSecret: self.cookies.browserSecret(in: request))
+            do throws(AppToAppResumeRefusal) {
+                let resumed = try await self.appToApp.resume(input, logger: context.logger)
+                var response = AuthorizeEnvironment.redirect(
+                    to: AuthorizeEnvironment.interactionPath(resumed.interactionID), after: .get)
+                response.setCookie(self.cookies.session(resumed.session))
+                return response
+            } catch {
+                return self.resumePage(error, request, context)
+            }
+        }
+        router.get(RouterPath(AppToAppEndpoints.landingPath)) { request, _ in
+            self.guarded.pages.notice(Self.language(of: request), heading: \.parkedTitle, message: \.appToAppLanding)
+        }
+    }
+
+    /// The page for a `resume_uri` that does not continue; a store outage is the one outage page (`StoreOutagePage`).
+    private func resumePage(
+        _ refusal: AppToAppResumeRefusal, _ request: Request, _ context: BridgeRequestContext
+    ) -> Response {
+        let pages = guarded.pages
+        let language = Self.language(of: request)
+        switch refusal {
+        case .expired: return pages.error(language, status: .badRequest, message: \.expired)
+        case .otherBrowser: return pages.error(language, status: .forbidden, message: \.otherBrowser)
+        case .alreadyUsed: return pages.error(language, status: .badRequest, message: \.resumeUsed)
+        case .storeUnavailable:
+            context.logger.error("sign-in step failed in the store", metadata: ["path": "\(request.uri.path)"])
+            return guarded.outage(request)
+        }
+    }
+
+    static func query(of request: Request) -> FormParameters {
+        (try? FormParameters.decode(request.uri.query ?? "")) ?? FormParameters()
+    }
+
+    static func language(of request: Request) -> PageLanguage {
+        PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
+    }
+}
