@@ -7,7 +7,9 @@ extension BridgeRoutes {
     /// privacy statement the pages link to when none is configured.
     func registerAuthorize(on router: Router<BridgeRequestContext>) {
         let environment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
-        let interaction = InteractionEndpoints(environment: environment, completion: CodeIssuance(environment: environment))
+        let interaction = InteractionEndpoints(
+            environment: environment, completion: CodeIssuance(environment: environment),
+            steps: InteractionSteps(upstream: UpstreamSignInService(providers: upstreams, metrics: metrics)))
         let authorize = AuthorizeEndpoint(environment: environment, interaction: interaction)
         let guarded = StoreOutagePage(pages: environment.pages)
         router.get("/oauth2/authorize") { request, context in
@@ -25,7 +27,7 @@ extension BridgeRoutes {
         router.post("/oauth2/interaction/:id/consent") { request, context in
             try await guarded.answer(request, context) { try await interaction.consent(request, context) }
         }
-        registerUpstreams(on: router, environment: environment, guarded: guarded)
+        registerUpstreams(on: router, environment: environment, interaction: interaction, guarded: guarded)
         router.get("/privacy") { request, _ in
             environment.pages.privacy(
                 PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage]))
@@ -36,7 +38,8 @@ extension BridgeRoutes {
 extension BridgeRoutes {
     /// "Continue with …" on the sign-in page, the upstream providers' callback, and the session broker.
     func registerUpstreams(
-        on router: Router<BridgeRequestContext>, environment: AuthorizeEnvironment, guarded: StoreOutagePage
+        on router: Router<BridgeRequestContext>, environment: AuthorizeEnvironment, interaction: InteractionEndpoints,
+        guarded: StoreOutagePage
     ) {
         guard !upstreams.byID.isEmpty else { return }
         let signIn = UpstreamSignInEndpoints(environment: environment, providers: upstreams, metrics: metrics)
@@ -46,7 +49,7 @@ extension BridgeRoutes {
                 keys: keys, store: store, issuer: configuration.issuer,
                 lifetime: TimeInterval(configuration.tokens.accessTokenLifetimeSeconds)))
         router.get("/oauth2/interaction/:id/upstream/:upstream") { request, context in
-            try await guarded.answer(request, context) { try await signIn.start(request, context) }
+            try await guarded.answer(request, context) { try await interaction.continueUpstream(request, context) }
         }
         router.get("/auth/upstream/:upstream/callback") { request, context in
             try await guarded.answer(request, context) { try await signIn.callback(request, context, broker: broker) }

@@ -1,4 +1,6 @@
+import Logging
 import SignInProtocol
+
 /// Why a sign-in at an upstream provider did not work. `reason` is the metric label
 /// (`signin_bridge_upstream_failures_total{upstream,reason}`) and the log's; `detail` says more, never a secret.
 struct UpstreamFailure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -45,9 +47,13 @@ extension UpstreamFailure {
     }
 
     func report(upstream: String, metrics: BridgeMetrics, context: BridgeRequestContext) {
+        report(upstream: upstream, metrics: metrics, logger: context.logger)
+    }
+
+    func report(upstream: String, metrics: BridgeMetrics, logger: Logger) {
         metrics.countUpstreamFailure(upstream: upstream, reason: reason.rawValue)
         // A provider's error answer is often the user declining: worth a notice, not an operator's alarm.
-        context.logger.log(
+        logger.log(
             level: reason == .authorizationError ? .notice : .error, "upstream sign-in failed",
             metadata: ["upstream": "\(upstream)", "reason": "\(reason.rawValue)", "detail": "\(detail)"])
     }
