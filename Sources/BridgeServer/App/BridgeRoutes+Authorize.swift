@@ -25,7 +25,7 @@ extension BridgeRoutes {
         router.post("/oauth2/interaction/:id/consent") { request, context in
             try await guarded.answer(request, context) { try await interaction.consent(request, context) }
         }
-        registerUpstreams(on: router, environment: environment, guarded: guarded)
+        registerUpstreams(on: router, environment: environment, interaction: interaction, guarded: guarded)
         router.get("/privacy") { request, _ in
             environment.pages.privacy(
                 PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage]))
@@ -36,13 +36,14 @@ extension BridgeRoutes {
 extension BridgeRoutes {
     /// "Continue with …" on the sign-in page, the upstream providers' callback, and the session broker.
     func registerUpstreams(
-        on router: Router<BridgeRequestContext>, environment: AuthorizeEnvironment, guarded: StoreOutagePage
+        on router: Router<BridgeRequestContext>, environment: AuthorizeEnvironment, interaction: InteractionEndpoints,
+        guarded: StoreOutagePage
     ) {
         guard !upstreams.byID.isEmpty else { return }
         let signIn = services.upstreamSignIn
         let broker = services.broker
         router.get("/oauth2/interaction/:id/upstream/:upstream") { request, context in
-            try await guarded.answer(request, context) { try await signIn.start(request, context) }
+            try await guarded.answer(request, context) { try await interaction.continueUpstream(request, context) }
         }
         router.get("/auth/upstream/:upstream/callback") { request, context in
             try await guarded.answer(request, context) { try await signIn.callback(request, context, broker: broker) }

@@ -82,7 +82,8 @@ struct BridgeServices: Sendable {
             limit: InputLimit(maxBytes: configuration.limits.maxBodyBytes), now: now)
 
         interaction = InteractionEndpoints(
-            environment: authorizeEnvironment, completion: CodeIssuance(environment: authorizeEnvironment))
+            environment: authorizeEnvironment, completion: CodeIssuance(environment: authorizeEnvironment),
+            steps: InteractionSteps(upstream: UpstreamSignInService(providers: upstreams, metrics: metrics)))
         authorize = AuthorizeEndpoint(environment: authorizeEnvironment, interaction: interaction)
         userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)
         endSession = EndSessionEndpoint(environment: authorizeEnvironment, idTokens: idTokens)

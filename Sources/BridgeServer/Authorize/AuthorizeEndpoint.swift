@@ -91,8 +91,9 @@ struct AuthorizeEndpoint: Sendable {
         let progress = try await environment.store.startAuthorization(
             record, session: interaction.sessionDigest(request), issue: issue, park: !pending.showsNoPages, at: now)
         var response = try await interaction.respond(
-            to: progress, code: code, id: id, pending: pending, client: client, browserSecret: browserSecret,
-            method: request.method, context: context)
+            to: progress, code: code,
+            parked: ParkedInteraction(id: id, pending: pending, client: client, browserSecret: browserSecret),
+            method: request.method, logger: context.logger)
         for cookie in newCookies { response.setCookie(cookie) }
         return response
     }

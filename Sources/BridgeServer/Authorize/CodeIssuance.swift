@@ -21,9 +21,9 @@ struct CodeIssuance: Sendable {
     /// The redirect that hands the issued `code` to the client.
     func redirect(
         code: SecretToken, grant: GrantRecord, pending: PendingAuthorization, client: BridgeConfiguration.Client,
-        method: HTTPRequest.Method, context: BridgeRequestContext
+        method: HTTPRequest.Method, logger: Logger
     ) -> Response {
-        context.logger.info(
+        logger.info(
             "authorization code issued",
             metadata: ["client": .string(client.id), "user": .string(grant.userID), "grant": .string(grant.id.rawValue)])
         // The app-to-app flow's final redirect carries the granted scope too, as the Vipps pages show it.
@@ -36,22 +36,22 @@ struct CodeIssuance: Sendable {
 
     /// The user said no: `access_denied` to the client (RFC 6749 §4.1.2.1), with its state. Takes the parked request.
     func deny(
-        digest: TokenDigest, method: HTTPRequest.Method, language: PageLanguage, context: BridgeRequestContext
+        digest: TokenDigest, method: HTTPRequest.Method, language: PageLanguage, logger: Logger
     ) async throws -> Response {
-        context.logger.info("authorization denied by the user")
+        logger.info("authorization denied by the user")
         guard let record = try await environment.store.takePendingAuthorization(digest, at: environment.now()),
             let pending = try? PendingAuthorization.decode(record.payload)
         else {
             return environment.pages.error(language, status: .badRequest, message: \.expired)
         }
-        return refuse(pending, .accessDenied("the user did not allow access"), method: method, context: context)
+        return refuse(pending, .accessDenied("the user did not allow access"), method: method, logger: logger)
     }
 
     /// Ends `pending` with `error` sent to the client's redirect URI, with its state.
     func refuse(
-        _ pending: PendingAuthorization, _ error: OAuthError, method: HTTPRequest.Method, context: BridgeRequestContext
+        _ pending: PendingAuthorization, _ error: OAuthError, method: HTTPRequest.Method, logger: Logger
     ) -> Response {
-        context.logger.info(
+        logger.info(
             "authorization refused", metadata: ["client": .string(pending.clientID), "error": .string(error.code.rawValue)])
         let response = AuthorizationResponse.failure(error, state: pending.request.state)
         return AuthorizeEnvironment.redirect(to: response.redirectURL(to: pending.redirectURI), after: method)

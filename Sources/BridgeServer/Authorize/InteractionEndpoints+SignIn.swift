@@ -28,29 +28,18 @@ extension InteractionEndpoints {
         case .failure(let page): return page.response
         case .success(let result): loaded = result
         }
-        let language = loaded.pending.language
-        func page(error: String?, status: HTTPResponse.Status = .ok) -> Response {
-            environment.pages.signIn(
-                .init(
-                    language: language, clientName: loaded.client.displayName,
-                    action: AuthorizeEnvironment.interactionPath(loaded.id) + "/signin",
-                    csrfToken: CSRFToken.derive(browserSecret: loaded.browserSecret, interactionID: loaded.id),
-                    userName: name, error: error, formTarget: PageRenderer.formTarget(for: loaded.pending.redirectURI),
-                    upstreams: environment.upstreamLinks(interactionID: loaded.id)),
-                status: status)
+        func retry(_ problem: SignInRetry.Problem) -> Response {
+            renderer.signIn(loaded.parked, retry: SignInRetry(userName: name, problem: problem))
         }
         if let wait = environment.throttle.retryAfter(failures: prepared.failures) {
             context.logger.notice("sign-in throttled")
-            let minutes = String(max(1, (wait + 59) / 60))
-            var response = page(error: PageText.for(language).throttled.filling("minutes", with: minutes), status: .tooManyRequests)
-            response.headers[.retryAfter] = String(wait)
-            return response
+            return retry(.throttled(retryAfterSeconds: wait))
         }
         let user = name.isEmpty ? nil : prepared.user
         guard try await environment.hasher.verify(password, hash: user?.passwordHash), let user else {
             try await environment.store.recordSignInFailure(keys: keys, at: now)
             context.logger.info("sign-in failed")
-            return page(error: PageText.for(language).wrongCredentials)
+            return retry(.wrongCredentials)
         }
         let session = SecretToken()
         try await environment.store.completeSignIn(
@@ -75,6 +64,10 @@ extension InteractionEndpoints {
         var pending: PendingAuthorization
         var client: BridgeConfiguration.Client
         var browserSecret: String
+
+        var parked: ParkedInteraction {
+            ParkedInteraction(id: id, pending: pending, client: client, browserSecret: browserSecret)
+        }
     }
 
     /// The checks of a post, in order: the request is live (else 400), it belongs to this browser (else 403), the

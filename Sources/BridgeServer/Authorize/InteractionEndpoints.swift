@@ -5,20 +5,39 @@ import Logging
 import SignInProtocol
 
 /// The steps between the authorize request and the final redirect, under `/oauth2/interaction/{id}`:
-/// `GET` shows the current step (sign-in, consent, or straight to the client), `POST …/signin` checks a password,
-/// `POST …/consent` records the user's decision. Each is one store call (a sign-in: a read before the password hash
-/// is checked and a write after); the store checks the browser binding, and posts carry a CSRF token.
+/// `GET` shows the current step (sign-in, consent, or straight to the client), `GET …/upstream/{upstream}` asks
+/// for sign-in at that upstream provider, `POST …/signin` checks a password, `POST …/consent` records the user's
+/// decision. Each is one store call (a sign-in: a read before the password hash is checked and a write after); the
+/// store checks the browser binding, and posts carry a CSRF token. What comes next is decided by
+/// `InteractionSteps` and drawn by `InteractionRenderer`.
 struct InteractionEndpoints: Sendable {
     let environment: AuthorizeEnvironment
     let completion: CodeIssuance
+    let steps: InteractionSteps
+
+    var renderer: InteractionRenderer { InteractionRenderer(environment: environment, completion: completion) }
 
     func show(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
         try await proceed(request, context, consent: false, method: .get)
     }
 
+    /// The sign-in page's "Continue with …": the same step as `show`, asking for that provider
+    /// (`UpstreamSignInStep`). An unknown provider, or an id that cannot be one, is 404.
+    func continueUpstream(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id"), BrowserCookies.secret(id) != nil,
+            let upstream = context.parameters.get("upstream"),
+            environment.configuration.upstreams.contains(where: { $0.id == upstream })
+        else {
+            let language = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
+            return environment.pages.error(language, status: .notFound, message: \.expired)
+        }
+        return try await proceed(request, context, consent: false, method: .get, upstream: upstream)
+    }
+
     /// Continues the parked request for this browser (one store call) and answers with what comes next.
     func proceed(
-        _ request: Request, _ context: BridgeRequestContext, consent: Bool, method: HTTPRequest.Method
+        _ request: Request, _ context: BridgeRequestContext, consent: Bool, method: HTTPRequest.Method,
+        upstream: String? = nil
     ) async throws -> Response {
         let fallback = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
         guard let id = context.parameters.get("id"), let idSecret = BrowserCookies.secret(id) else {
@@ -48,24 +67,24 @@ struct InteractionEndpoints: Sendable {
                 return AuthorizeEnvironment.redirect(to: AuthorizeEnvironment.interactionPath(idSecret), after: .post)
             }
             return try await respond(
-                to: progress, code: code, id: idSecret, pending: pending, client: client, browserSecret: browserSecret,
-                method: method, context: context)
+                to: progress, code: code,
+                parked: ParkedInteraction(id: idSecret, pending: pending, client: client, browserSecret: browserSecret),
+                upstream: upstream, method: method, logger: context.logger)
         }
     }
 
-    /// The answer to where a request stands: the first of `InteractionSteps.sequence` that applies. Never inlined:
-    /// its callers await the store first, and an inlined copy made their async frames hold its temporaries too.
+    /// The answer to where a request stands: what the first applying step of `InteractionSteps` says it needs,
+    /// drawn by `InteractionRenderer`. Never inlined: its callers await the store first, and an inlined copy made
+    /// their async frames hold its temporaries too.
     @inline(never)
     func respond(
-        to progress: AuthorizationProgress, code: SecretToken, id: String, pending: PendingAuthorization,
-        client: BridgeConfiguration.Client, browserSecret: String, method: HTTPRequest.Method,
-        context: BridgeRequestContext
+        to progress: AuthorizationProgress, code: SecretToken, parked: ParkedInteraction, upstream: String? = nil,
+        method: HTTPRequest.Method, logger: Logger
     ) async throws -> Response {
-        try await InteractionSteps.answer(
-            InteractionState(
-                progress: progress, code: code, id: id, pending: pending, client: client, browserSecret: browserSecret,
-                method: method, context: context),
-            environment: environment, completion: completion)
+        let state = InteractionState(
+            progress: progress, code: code, parked: parked, requestedUpstream: upstream, logger: logger)
+        let need = try await steps.need(state, environment: environment)
+        return renderer.response(need, for: parked, method: method, logger: logger)
     }
 
     func consent(_ request: Request, _ context: BridgeRequestContext) async throws -> Response {
@@ -87,7 +106,7 @@ struct InteractionEndpoints: Sendable {
             case .failure(let page): return page.response
             case .success(let loaded):
                 return try await completion.deny(
-                    digest: loaded.record.digest, method: .post, language: loaded.pending.language, context: context)
+                    digest: loaded.record.digest, method: .post, language: loaded.pending.language, logger: context.logger)
             }
         default:
             return environment.pages.error(

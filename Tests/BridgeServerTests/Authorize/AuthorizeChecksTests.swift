@@ -101,7 +101,7 @@ struct AuthorizeChecksTests {
         }
     }
 
-    @Test func checkPKCERequiresS256ForPublicClientsAndRefusesPlain() throws {
+    @Test func checkPKCEChallengeRequiresS256ForPublicClientsAndRefusesPlain() throws {
         let pkce = CheckPKCEChallenge(allowPlain: false)
         var good = try Self.draft(
             "client_id=partner-app&response_type=code&code_challenge=\(AuthorizeFixture.challenge)&code_challenge_method=S256",

@@ -49,8 +49,7 @@ struct ExtensionPointTests {
     }
 
     @Test func theInteractionAsksTheFinishStepFirstAndSignInBeforeConsent() {
-        let names = InteractionSteps.sequence.map { String(describing: type(of: $0)) }
-        #expect(names == ["FinishStep", "AppToAppWaitStep", "SignInStep", "ConsentStep"])
+        #expect(AuthorizeRegistryTests.stepOrder == ["FinishStep", "UpstreamSignInStep", "AppToAppWaitStep", "SignInStep", "ConsentStep"])
     }
 }
 

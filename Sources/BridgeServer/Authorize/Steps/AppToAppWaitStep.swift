@@ -1,6 +1,5 @@
 import BridgeStore
 import Foundation
-import Hummingbird
 import SignInProtocol
 
 /// What the server keeps with an app-to-app reference to answer the host's app and resume the browser. The
@@ -21,12 +20,10 @@ struct AppToAppPayload: Codable, Sendable, Hashable {
 }
 
 /// `requested_flow=app_to_app` with nobody signed in here: park the request under a new single-use, short-lived
-/// reference (one store call) and show the page that offers the host's app through a deep link carrying it, with
-/// the password form as the fallback on the same page.
+/// reference (one store call); the page offers the host's app through a deep link carrying it, with the password
+/// form as the fallback on the same page.
 struct AppToAppWaitStep: InteractionStep {
-    func answer(
-        _ state: InteractionState, environment: AuthorizeEnvironment, completion: CodeIssuance
-    ) async throws -> Response? {
+    func need(_ state: InteractionState, environment: AuthorizeEnvironment) async throws -> InteractionNeed? {
         guard case .needsSignIn = state.progress, let callback = state.pending.appCallbackURI,
             !state.pending.showsNoPages
         else { return nil }
@@ -41,11 +38,8 @@ struct AppToAppWaitStep: InteractionStep {
                 referenceDigest: reference.digest, interactionDigest: TokenDigest(of: state.id),
                 clientID: state.client.id, payload: try payload.encoded(), createdAt: now,
                 expiresAt: now.addingTimeInterval(lifetime)))
-        state.context.logger.info("app-to-app request parked", metadata: ["client": .string(state.client.id)])
+        state.logger.info("app-to-app request parked", metadata: ["client": .string(state.client.id)])
         let link = AppToAppDeepLink(base: environment.configuration.appToAppDeepLink, reference: reference.value)
-        return environment.pages.parked(
-            .init(
-                language: state.pending.language, clientName: state.client.displayName, deepLink: link.url,
-                action: state.actionPrefix + "/signin", csrfToken: state.csrfToken, formTarget: state.formTarget))
+        return .waitForHostApp(deepLink: link.url)
     }
 }
