@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""Runs every command shown in README.md and docs/*.md, so that none of them can rot.
+
+A command block is a fenced block tagged `sh` (a script: run with `set -eo pipefail`, it must exit 0) or `console`
+(`$ ` lines are commands; the other lines are output, and each shown line must appear in what they print, `…`
+standing for anything). An HTML comment right above the fence changes how a block runs:
+
+    <!-- docs-commands: skip — why it cannot run here, and what exercises it instead -->
+    <!-- docs-commands: continues -->     runs in the same shell and with the same server as the file's block before
+    <!-- docs-commands: exit 1 -->        the status the block must end with (a lint that finds errors)
+    <!-- docs-commands: server -->        start a server even though the block names no 127.0.0.1:8080 URL
+
+Each block runs in a scratch folder that links the repository's files (so the `data/` it writes is its own), with
+`signin-bridge` and `signin-bridge-lint` on PATH as the debug build given by --binary (`.build/release/…` and
+`.build/debug/…` mean that build too). A block that mentions http://127.0.0.1:8080 gets `signin-bridge serve` on the
+sample config, on a free port that replaces 8080 everywhere in the block (and in SIGNIN_BRIDGE_PORT, so tokens carry
+the server's issuer). The check fails on a block that fails, a skip without a reason, an unknown directive, and a
+fenced block without the `sh`/`console` tag whose lines look like commands.
+
+Usage: docs_commands.py --binary .build/debug/signin-bridge [--only docs/cli.md] [--list]
+Prints one line per block and "docs-commands: N ran, N skipped, N failed"; exit 1 on a failure.
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMAND_LANGUAGES = {"sh", "console"}
+SAMPLE_PORT = "8080"
+DEFAULT_TIMEOUT = 120  # seconds per block; the longest, the conformance run, takes about 15
+DIRECTIVE = re.compile(r"<!--\s*docs-commands:\s*(.*?)\s*-->", re.S)
+FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w-]*)")
+
+
+@dataclass
+class Block:
+    path: Path
+    line: int
+    language: str
+    text: str
+    skip: str | None = None
+    continues: bool = False
+    needs_server: bool = False
+    exit_status: int = 0
+    timeout: int = DEFAULT_TIMEOUT
+    problems: list = field(default_factory=list)
+
+    @property
+    def name(self):
+        return f"{self.path.relative_to(ROOT)}:{self.line}"
+
+
+def parse_directives(block: Block, comment: str):
+    """`skip — reason` takes the rest of the comment; other directives are separated by `;`."""
+    if comment.startswith("skip"):
+        reason = comment[4:].strip().lstrip("—-: ").strip()
+        if not reason:
+            block.problems.append("a skip must say why")
+        block.skip = reason or "(no reason)"
+        return
+    for directive in filter(None, (d.strip() for d in comment.split(";"))):
+        word, _, rest = directive.partition(" ")
+        if word == "continues":
+            block.continues = True
+        elif word == "server":
+            block.needs_server = True
+        elif word == "exit" and rest.strip().isdigit():
+            block.exit_status = int(rest)
+        elif word == "timeout" and rest.strip().isdigit():
+            block.timeout = int(rest)
+        else:
+            block.problems.append(f"unknown directive {directive!r}")
+
+
+def blocks_in(path: Path):
+    """Every fenced block of the file: command blocks with their directives, and untagged blocks that hold commands."""
+    lines = path.read_text().split("\n")
+    index = 0
+    while index < len(lines):
+        match = FENCE.match(lines[index])
+        if not match:
+            index += 1
+            continue
+        indent, fence, language = match.groups()
+        start = index
+        body = []
+        index += 1
+        while index < len(lines) and not lines[index].strip().startswith(fence):
+            body.append(lines[index][len(indent):] if lines[index].startswith(indent) else lines[index].lstrip())
+            index += 1
+        index += 1
+        block = Block(path, start + 1, language, "\n".join(body))
+        above = start - 1
+        while above >= 0 and not lines[above].strip():
+            above -= 1
+        # The comment right above the fence, which may span lines up to its opening `<!--`.
+        comment_lines = []
+        if above >= 0 and lines[above].rstrip().endswith("-->"):
+            while above >= 0:
+                comment_lines.insert(0, lines[above])
+                if "<!--" in lines[above]:
+                    break
+                above -= 1
+        directive = DIRECTIVE.search("\n".join(comment_lines))
+        if directive:
+            parse_directives(block, directive.group(1))
+        if language in COMMAND_LANGUAGES:
+            yield block
+        elif language in ("", "text") and any(l.startswith("$ ") for l in body):
+            block.problems.append("shows `$ ` commands in a block not tagged sh or console")
+            yield block
+
+
+def console_script(text: str):
+    """The commands of a console block, and the output lines shown after them."""
+    commands, expected, continued = [], [], False
+    for line in text.split("\n"):
+        if continued or line.startswith("$ "):
+            commands.append(line if continued else line[2:])
+            continued = line.endswith("\\")
+        elif line.strip():
+            expected.append(line)
+    return "\n".join(commands), expected
+
+
+def shown_line_pattern(line: str):
+    return re.compile(".*?".join(re.escape(part.strip()) for part in line.split("…")))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Scratch:
+    """A folder that links the repository's tracked top-level entries and .build, with the debug build on PATH."""
+
+    def __init__(self, binary: Path):
+        self.dir = Path(tempfile.mkdtemp(prefix="docs-commands-"))
+        tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        for top in sorted({line.split("/")[0] for line in tracked.splitlines()} | {".build"}):
+            if (ROOT / top).exists():
+                (self.dir / top).symlink_to(ROOT / top)
+        self.bin = Path(tempfile.mkdtemp(prefix="docs-commands-bin-"))
+        for name in ("signin-bridge", "signin-bridge-lint"):
+            if (binary.parent / name).exists():
+                (self.bin / name).symlink_to(binary.parent / name)
+
+    def remove(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+        shutil.rmtree(self.bin, ignore_errors=True)
+
+
+class Server:
+    def __init__(self, scratch: Scratch, port: int, env: dict):
+        self.log = open(scratch.dir / f"serve-{port}.log", "w")
+        self.process = subprocess.Popen(
+            ["signin-bridge", "serve", "--config", "samples/bridge.yaml", "--port", str(port)],
+            cwd=scratch.dir, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"serve exited with {self.process.returncode}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/auth/health", timeout=1) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("serve did not answer /auth/health within 30 s")
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def runnable(text: str, port: int):
+    """The block as the test runs it: the built binary for the release path, the scratch port for 8080."""
+    text = re.sub(r"\.build/(?:release|debug)/(signin-bridge[\w-]*)", r"\1", text)
+    return text.replace(f"127.0.0.1:{SAMPLE_PORT}", f"127.0.0.1:{port}").replace(
+        f"localhost:{SAMPLE_PORT}", f"localhost:{port}")
+
+
+def static_problems(block: Block):
+    """What can be checked of a block that does not run: the repository paths and make targets it names exist."""
+    problems = []
+    makefile = (ROOT / "Makefile").read_text()
+    for target in re.findall(r"\bmake\s+([a-z][\w-]*)", block.text):
+        if not re.search(rf"^{re.escape(target)}:", makefile, re.M):
+            problems.append(f"make {target}: no such target")
+    for repo_path in re.findall(r"(?<![\w./-])((?:scripts|samples|schemas|docs|Sources|Tests)/[\w./-]*[\w/])", block.text):
+        if not (ROOT / repo_path).exists():
+            problems.append(f"{repo_path}: no such file")
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--binary", required=True, type=Path, help="the debug signin-bridge")
+    parser.add_argument("--only", action="append", help="a file to check (repeatable); default README.md, docs/*.md")
+    parser.add_argument("--list", action="store_true", help="list the blocks and how each would run, run nothing")
+    args = parser.parse_args()
+    binary = args.binary.resolve()
+    files = [ROOT / f for f in args.only] if args.only else [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+    scratch = Scratch(binary)
+    ran = skipped = 0
+    failures = []
+    shell_state = None  # (file, port, server, state file) of the block a `continues` block carries on from
+    try:
+        for path in files:
+            for block in blocks_in(path):
+                if block.problems:
+                    failures.append(f"{block.name}: {'; '.join(block.problems)}")
+                    print(f"FAIL {block.name}: {'; '.join(block.problems)}")
+                    continue
+                if block.skip:
+                    problems = static_problems(block)
+                    skipped += 1
+                    if problems:
+                        failures.append(f"{block.name}: {'; '.join(problems)}")
+                        print(f"FAIL {block.name} (skipped block): {'; '.join(problems)}")
+                    else:
+                        print(f"skip {block.name}: {block.skip}")
+                    continue
+                if args.list:
+                    print(f"run  {block.name} ({block.language}{', continues' if block.continues else ''})")
+                    continue
+                carry = shell_state if block.continues and shell_state and shell_state[0] == path else None
+                if block.continues and not carry:
+                    failures.append(f"{block.name}: `continues` but the block before it in this file did not run")
+                    print(f"FAIL {failures[-1]}")
+                    continue
+                if not carry and shell_state:
+                    if shell_state[2]:
+                        shell_state[2].stop()
+                    shell_state = None
+                port = carry[1] if carry else free_port()
+                env = dict(os.environ, PATH=f"{scratch.bin}:{os.environ['PATH']}", SIGNIN_BRIDGE_PORT=str(port))
+                server = carry[2] if carry else None
+                wants_server = block.needs_server or f"127.0.0.1:{SAMPLE_PORT}" in block.text
+                if wants_server and not server:
+                    server = Server(scratch, port, env)
+                state = carry[3] if carry else scratch.dir / f"state-{block.line}-{port}.sh"
+                if block.language == "console":
+                    script, expected = console_script(block.text)
+                else:
+                    script, expected = block.text, []
+                # A continued block sees the shell variables and functions of the one before (`declare -p`, `-f`).
+                prelude = f"__before=\" $(compgen -v | tr '\\n' ' ') \"\n[ -f {state} ] && . {state}\nset -eo pipefail\n"
+                epilogue = (f"\n{{ for __v in $(compgen -v | grep -v '^__'); do case \"$__before\" in *\" $__v \"*) ;; *) declare -p \"$__v\";; esac;"
+                            f" done; declare -f; }} >> {state} 2>/dev/null || true\n")
+                started = time.monotonic()
+                try:
+                    result = subprocess.run(["bash", "-c", prelude + runnable(script, port) + epilogue],
+                                            cwd=scratch.dir, env=env, capture_output=True, text=True,
+                                            timeout=block.timeout, stdin=subprocess.DEVNULL)
+                    status, output = result.returncode, result.stdout + result.stderr
+                except subprocess.TimeoutExpired as timeout:
+                    status, output = None, f"timed out after {block.timeout} s\n{timeout.stdout or ''}{timeout.stderr or ''}"
+                seconds = time.monotonic() - started
+                missing = [line for line in expected
+                           if not shown_line_pattern(runnable(line, port)).search(output)]
+                ran += 1
+                if status != block.exit_status or missing:
+                    why = f"exit {status}, expected {block.exit_status}" if status != block.exit_status else ""
+                    why += ("; " if why else "") + ("output lacks: " + " | ".join(missing) if missing else "")
+                    failures.append(f"{block.name}: {why}")
+                    print(f"FAIL {block.name} ({seconds:.1f} s): {why}\n" + "\n".join(
+                        "    " + l for l in output.strip().split("\n")[-25:]))
+                else:
+                    print(f"ok   {block.name} ({seconds:.1f} s)")
+                shell_state = (path, port, server, state)
+    finally:
+        if shell_state and shell_state[2]:
+            shell_state[2].stop()
+        scratch.remove()
+    print(f"docs-commands: {ran} ran, {skipped} skipped, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
