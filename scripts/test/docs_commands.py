@@ -10,7 +10,7 @@ standing for anything). An HTML comment right above the fence changes how a bloc
     <!-- docs-commands: exit 1 -->        the status the block must end with (a lint that finds errors)
     <!-- docs-commands: server -->        start a server even though the block names no 127.0.0.1:8080 URL
 
-Each block runs in a scratch folder that links the repository's files (so the `data/` it writes is its own), with
+Each block runs in a scratch copy of the repository's files (so the `data/` it writes is its own), with
 `signin-bridge` and `signin-bridge-lint` on PATH as the debug build given by --binary (`.build/release/…` and
 `.build/debug/…` mean that build too). A block that mentions http://127.0.0.1:8080 gets `signin-bridge serve` on the
 sample config, on a free port that replaces 8080 everywhere in the block (and in SIGNIN_BRIDGE_PORT, so tokens carry
@@ -144,14 +144,18 @@ def free_port():
 
 
 class Scratch:
-    """A folder that links the repository's tracked top-level entries and .build, with the debug build on PATH."""
+    """A copy of the repository's files (so a lint of a folder finds real folders and what a block writes stays out of
+    the checkout), .build linked for the test venv, and the debug build on PATH."""
 
     def __init__(self, binary: Path):
         self.dir = Path(tempfile.mkdtemp(prefix="docs-commands-"))
-        tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-        for top in sorted({line.split("/")[0] for line in tracked.splitlines()} | {".build"}):
-            if (ROOT / top).exists():
-                (self.dir / top).symlink_to(ROOT / top)
+        files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.split("\0")
+        for name in filter(None, files):
+            if (ROOT / name).is_file():
+                (self.dir / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / name, self.dir / name)
+        (self.dir / ".build").symlink_to(ROOT / ".build")
         self.bin = Path(tempfile.mkdtemp(prefix="docs-commands-bin-"))
         for name in ("signin-bridge", "signin-bridge-lint"):
             if (binary.parent / name).exists():
