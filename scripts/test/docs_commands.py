@@ -255,6 +255,8 @@ def main():
                     if shell_state[2]:
                         shell_state[2].stop()
                     shell_state = None
+                if not carry:  # a new session starts on an empty store and key file, as `make run` first does
+                    shutil.rmtree(scratch.dir / "data", ignore_errors=True)
                 port = carry[1] if carry else free_port()
                 env = dict(os.environ, PATH=f"{scratch.bin}:{os.environ['PATH']}", SIGNIN_BRIDGE_PORT=str(port))
                 server = carry[2] if carry else None
