@@ -32,7 +32,7 @@ release: deps
 CHILD_PROCESS_SUITES = SignInBridgeCLITests|FetchCommandTests|AndroidManifestStructureTests
 
 # docs_commands.py runs every sh and console block of README.md and docs/*.md, so no documented command rots (about a
-# minute on 2 idle cores; the conformance run it includes is most of it).
+# minute, most of it the conformance run it includes); docs_commands_test.py first shows it fails what it must.
 test: test-deps
 	bash scripts/test/postgres.sh run $(SWIFT) test --skip '$(CHILD_PROCESS_SUITES)'
 	bash scripts/test/postgres.sh run $(SWIFT) test --skip-build --no-parallel --filter '$(CHILD_PROCESS_SUITES)'
@@ -46,6 +46,7 @@ test: test-deps
 	python3 scripts/test/exchange_flow.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/upstream_broker.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
+	python3 scripts/test/docs_commands_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/docs_commands.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/conform/fixture_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/serve_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"

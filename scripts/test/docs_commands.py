@@ -57,7 +57,8 @@ class Block:
 
     @property
     def name(self):
-        return f"{self.path.relative_to(ROOT)}:{self.line}"
+        path = self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path
+        return f"{path}:{self.line}"
 
 
 def parse_directives(block: Block, comment: str):
@@ -155,7 +156,8 @@ class Scratch:
             if (ROOT / name).is_file():
                 (self.dir / name).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(ROOT / name, self.dir / name)
-        (self.dir / ".build").symlink_to(ROOT / ".build")
+        if (ROOT / ".build").exists():
+            (self.dir / ".build").symlink_to(ROOT / ".build")
         self.bin = Path(tempfile.mkdtemp(prefix="docs-commands-bin-"))
         for name in ("signin-bridge", "signin-bridge-lint"):
             if (binary.parent / name).exists():
@@ -214,91 +216,116 @@ def static_problems(block: Block):
     return problems
 
 
+@dataclass
+class Session:
+    """What a `continues` block carries on from: the file, the port, the server and the shell state of the block before."""
+    path: Path
+    port: int
+    server: "Server | None"
+    state: Path
+
+    def close(self):
+        if self.server:
+            self.server.stop()
+
+
+class Checker:
+    def __init__(self, binary: Path):
+        self.scratch = Scratch(binary)
+        self.ran = self.skipped = 0
+        self.failures: list[tuple[Block, str]] = []
+        self.session: Session | None = None
+
+    def fail(self, block: Block, why: str, output: str = ""):
+        self.failures.append((block, why))
+        print(f"FAIL {block.name}: {why}" + "".join(f"\n    {line}" for line in output.strip().split("\n")[-25:] if output))
+
+    def check(self, block: Block, list_only: bool = False):
+        if block.problems:
+            return self.fail(block, "; ".join(block.problems))
+        if block.skip:
+            self.skipped += 1
+            problems = static_problems(block)
+            if problems:
+                return self.fail(block, "skipped, but " + "; ".join(problems))
+            return print(f"skip {block.name}: {block.skip}")
+        if list_only:
+            return print(f"run  {block.name} ({block.language}{', continues' if block.continues else ''})")
+        session = self.session if block.continues and self.session and self.session.path == block.path else None
+        if block.continues and not session:
+            return self.fail(block, "`continues`, but the block before it in this file did not run")
+        if not session:
+            self.close_session()
+            # A new session starts on an empty store and key file, as `make run` first does.
+            shutil.rmtree(self.scratch.dir / "data", ignore_errors=True)
+            port = free_port()
+            session = Session(block.path, port, None, self.scratch.dir / f"state-{block.line}-{port}.sh")
+        env = dict(os.environ, PATH=f"{self.scratch.bin}:{os.environ['PATH']}", SIGNIN_BRIDGE_PORT=str(session.port))
+        if (block.needs_server or f"127.0.0.1:{SAMPLE_PORT}" in block.text) and not session.server:
+            try:
+                session.server = Server(self.scratch, session.port, env)
+            except RuntimeError as error:
+                return self.fail(block, f"the server did not start: {error}")
+        self.session = session
+        self.ran += 1
+        started = time.monotonic()
+        status, output, expected = self.run(block, session, env)
+        missing = [line for line in expected if not shown_line_pattern(runnable(line, session.port)).search(output)]
+        if status != block.exit_status or missing:
+            why = [f"exit {status}, expected {block.exit_status}"] if status != block.exit_status else []
+            why += ["output lacks: " + " | ".join(missing)] if missing else []
+            return self.fail(block, "; ".join(why), output)
+        print(f"ok   {block.name} ({time.monotonic() - started:.1f} s)")
+
+    def run(self, block: Block, session: Session, env: dict):
+        """Runs the block in bash; a continued block sees the shell variables and functions of the one before."""
+        if block.language == "console":
+            script, expected = console_script(block.text)
+        else:
+            script, expected = block.text, []
+        state = session.state
+        prelude = f"__before=\" $(compgen -v | tr '\\n' ' ') \"\n[ -f {state} ] && . {state}\nset -eo pipefail\n"
+        epilogue = (f"\n{{ for __v in $(compgen -v | grep -v '^__'); do case \"$__before\" in *\" $__v \"*) ;;"
+                    f" *) declare -p \"$__v\";; esac; done; declare -f; }} >> {state} 2>/dev/null || true\n")
+        try:
+            result = subprocess.run(["bash", "-c", prelude + runnable(script, session.port) + epilogue],
+                                    cwd=self.scratch.dir, env=env, capture_output=True, text=True,
+                                    timeout=block.timeout, stdin=subprocess.DEVNULL)
+            return result.returncode, result.stdout + result.stderr, expected
+        except subprocess.TimeoutExpired as timeout:
+            return None, f"timed out after {block.timeout} s", expected
+
+    def close_session(self):
+        if self.session:
+            self.session.close()
+            self.session = None
+
+    def close(self):
+        self.close_session()
+        self.scratch.remove()
+
+
+def check_files(files, binary: Path, list_only: bool = False):
+    """Checks every block of `files`; returns the failures as (block, why)."""
+    checker = Checker(binary)
+    try:
+        for path in files:
+            for block in blocks_in(path):
+                checker.check(block, list_only)
+    finally:
+        checker.close()
+    print(f"docs-commands: {checker.ran} ran, {checker.skipped} skipped, {len(checker.failures)} failed")
+    return checker.failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--binary", required=True, type=Path, help="the debug signin-bridge")
     parser.add_argument("--only", action="append", help="a file to check (repeatable); default README.md, docs/*.md")
     parser.add_argument("--list", action="store_true", help="list the blocks and how each would run, run nothing")
     args = parser.parse_args()
-    binary = args.binary.resolve()
     files = [ROOT / f for f in args.only] if args.only else [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-
-    scratch = Scratch(binary)
-    ran = skipped = 0
-    failures = []
-    shell_state = None  # (file, port, server, state file) of the block a `continues` block carries on from
-    try:
-        for path in files:
-            for block in blocks_in(path):
-                if block.problems:
-                    failures.append(f"{block.name}: {'; '.join(block.problems)}")
-                    print(f"FAIL {block.name}: {'; '.join(block.problems)}")
-                    continue
-                if block.skip:
-                    problems = static_problems(block)
-                    skipped += 1
-                    if problems:
-                        failures.append(f"{block.name}: {'; '.join(problems)}")
-                        print(f"FAIL {block.name} (skipped block): {'; '.join(problems)}")
-                    else:
-                        print(f"skip {block.name}: {block.skip}")
-                    continue
-                if args.list:
-                    print(f"run  {block.name} ({block.language}{', continues' if block.continues else ''})")
-                    continue
-                carry = shell_state if block.continues and shell_state and shell_state[0] == path else None
-                if block.continues and not carry:
-                    failures.append(f"{block.name}: `continues` but the block before it in this file did not run")
-                    print(f"FAIL {failures[-1]}")
-                    continue
-                if not carry and shell_state:
-                    if shell_state[2]:
-                        shell_state[2].stop()
-                    shell_state = None
-                if not carry:  # a new session starts on an empty store and key file, as `make run` first does
-                    shutil.rmtree(scratch.dir / "data", ignore_errors=True)
-                port = carry[1] if carry else free_port()
-                env = dict(os.environ, PATH=f"{scratch.bin}:{os.environ['PATH']}", SIGNIN_BRIDGE_PORT=str(port))
-                server = carry[2] if carry else None
-                wants_server = block.needs_server or f"127.0.0.1:{SAMPLE_PORT}" in block.text
-                if wants_server and not server:
-                    server = Server(scratch, port, env)
-                state = carry[3] if carry else scratch.dir / f"state-{block.line}-{port}.sh"
-                if block.language == "console":
-                    script, expected = console_script(block.text)
-                else:
-                    script, expected = block.text, []
-                # A continued block sees the shell variables and functions of the one before (`declare -p`, `-f`).
-                prelude = f"__before=\" $(compgen -v | tr '\\n' ' ') \"\n[ -f {state} ] && . {state}\nset -eo pipefail\n"
-                epilogue = (f"\n{{ for __v in $(compgen -v | grep -v '^__'); do case \"$__before\" in *\" $__v \"*) ;; *) declare -p \"$__v\";; esac;"
-                            f" done; declare -f; }} >> {state} 2>/dev/null || true\n")
-                started = time.monotonic()
-                try:
-                    result = subprocess.run(["bash", "-c", prelude + runnable(script, port) + epilogue],
-                                            cwd=scratch.dir, env=env, capture_output=True, text=True,
-                                            timeout=block.timeout, stdin=subprocess.DEVNULL)
-                    status, output = result.returncode, result.stdout + result.stderr
-                except subprocess.TimeoutExpired as timeout:
-                    status, output = None, f"timed out after {block.timeout} s\n{timeout.stdout or ''}{timeout.stderr or ''}"
-                seconds = time.monotonic() - started
-                missing = [line for line in expected
-                           if not shown_line_pattern(runnable(line, port)).search(output)]
-                ran += 1
-                if status != block.exit_status or missing:
-                    why = f"exit {status}, expected {block.exit_status}" if status != block.exit_status else ""
-                    why += ("; " if why else "") + ("output lacks: " + " | ".join(missing) if missing else "")
-                    failures.append(f"{block.name}: {why}")
-                    print(f"FAIL {block.name} ({seconds:.1f} s): {why}\n" + "\n".join(
-                        "    " + l for l in output.strip().split("\n")[-25:]))
-                else:
-                    print(f"ok   {block.name} ({seconds:.1f} s)")
-                shell_state = (path, port, server, state)
-    finally:
-        if shell_state and shell_state[2]:
-            shell_state[2].stop()
-        scratch.remove()
-    print(f"docs-commands: {ran} ran, {skipped} skipped, {len(failures)} failed")
-    return 1 if failures else 0
+    return 1 if check_files(files, args.binary.resolve(), args.list) else 0
 
 
 if __name__ == "__main__":
