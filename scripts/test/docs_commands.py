@@ -150,8 +150,14 @@ class Scratch:
 
     def __init__(self, binary: Path):
         self.dir = Path(tempfile.mkdtemp(prefix="docs-commands-"))
-        files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                               capture_output=True, text=True, check=True).stdout.split("\0")
+        listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                                 capture_output=True, text=True)
+        if listing.returncode == 0:
+            files = listing.stdout.split("\0")
+        else:  # not a Git checkout (an unpacked archive): everything but what builds and runs leave behind
+            skipped = {".build", ".build-fuzz", ".build-order", ".git", "data", "artifacts"}
+            files = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*")
+                     if p.is_file() and p.relative_to(ROOT).parts[0] not in skipped]
         for name in filter(None, files):
             if (ROOT / name).is_file():
                 (self.dir / name).parent.mkdir(parents=True, exist_ok=True)
