@@ -1,8 +1,9 @@
 # SignInBridge: one entry point for people and CI.
 #   make run    install what is missing, build release, start the server on the sample config
-#   make test   install what is missing, run every test (PostgreSQL on a throwaway cluster), the conformance suite
-#               against its fixture host, our own server and django-oauth-toolkit (about 15 s a run), schemathesis
-#               against schemas/openapi.yaml, then the browser end-to-end test (make e2e)
+#   make test   install what is missing, run every test (PostgreSQL on a throwaway cluster), every command shown in
+#               README.md and docs/ (scripts/test/docs_commands.py), the conformance suite against its fixture host,
+#               our own server and django-oauth-toolkit (about 15 s a run), schemathesis against
+#               schemas/openapi.yaml, then the browser end-to-end test (make e2e)
 #   make bench  the instruction-count regression check (make bench-check), then every benchmark into BENCHMARKS.md
 SWIFT ?= swift
 CONFIG ?= samples/bridge.yaml
@@ -31,6 +32,8 @@ release: deps
 # run made likely on 2 busy cores.
 CHILD_PROCESS_SUITES = SignInBridgeCLITests|FetchCommandTests|AndroidManifestStructureTests
 
+# docs_commands.py runs every sh and console block of README.md and docs/*.md, so no documented command rots (about a
+# minute, most of it the conformance run it includes); docs_commands_test.py first shows it fails what it must.
 test: test-deps
 	bash scripts/test/postgres.sh run $(SWIFT) test --skip '$(CHILD_PROCESS_SUITES)'
 	bash scripts/test/postgres.sh run $(SWIFT) test --skip-build --no-parallel --filter '$(CHILD_PROCESS_SUITES)'
@@ -45,6 +48,8 @@ test: test-deps
 	python3 scripts/test/exchange_flow.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/upstream_broker.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
+	python3 scripts/test/docs_commands_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	python3 scripts/test/docs_commands.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/conform/fixture_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/serve_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/third_party.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
@@ -73,7 +78,7 @@ run: release
 	@echo "  demo clients   office / office-demo-secret (confidential), partner-app (public)"
 	@echo "  try            curl -i http://127.0.0.1:$(PORT)/wopibootstrapper"
 	@echo "  sign in        http://127.0.0.1:$(PORT)/oauth2/authorize?client_id=office&redirect_uri=https%3A%2F%2Flocalhost&response_type=code&scope=wopi&state=s1&rs=en-US&build=16.0&platform=iOS"
-	@echo "                 (in a browser; it ends on https://localhost?state=s1&code=...: redeem the code as the README shows)"
+	@echo "                 (in a browser; it ends on https://localhost?state=s1&code=...: redeem the code as docs/walkthrough.md shows)"
 	@echo "  with a token   TOKEN=\$$(SIGNIN_BRIDGE_PORT=$(PORT) $(BIN) token issue --config $(CONFIG) --user demo --client office) && curl -s -H \"Authorization: Bearer \$$TOKEN\" http://127.0.0.1:$(PORT)/wopibootstrapper"
 	@echo ""
 	@exec $(BIN) serve --config $(CONFIG) --port $(PORT)
