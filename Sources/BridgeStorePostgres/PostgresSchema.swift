@@ -231,5 +231,23 @@ enum PostgresSchema {
         [
             "ALTER TABLE broker_sessions ADD COLUMN failure text",
         ],
+        // 7: DPoP proofs already used, until their `iat` window ends (`DPoPProofStore`, RFC 9449 §11.1), and
+        // pushed authorization requests.
+        [
+            "CREATE TABLE dpop_proofs (digest text PRIMARY KEY, expires_at bigint NOT NULL)",
+            "CREATE INDEX dpop_proofs_by_expiry ON dpop_proofs (expires_at)",
+            // Pushed authorization requests (`PushedAuthorizationStore`, RFC 9126), kept after use until they expire.
+            """
+            CREATE TABLE pushed_authorization_requests (
+                digest text PRIMARY KEY,
+                client_id text NOT NULL,
+                parameters text NOT NULL,
+                pushed_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                used_at bigint
+            )
+            """,
+            "CREATE INDEX pushed_authorization_requests_by_expiry ON pushed_authorization_requests (expires_at)",
+        ],
     ]
 }

@@ -261,5 +261,23 @@ enum SQLiteSchema {
         [
             "ALTER TABLE broker_sessions ADD COLUMN failure TEXT",
         ],
+        // 11: DPoP proofs already used, until their `iat` window ends (`DPoPProofStore`, RFC 9449 §11.1), and
+        // pushed authorization requests.
+        [
+            "CREATE TABLE dpop_proofs (digest TEXT PRIMARY KEY NOT NULL, expires_at INTEGER NOT NULL)",
+            "CREATE INDEX dpop_proofs_by_expiry ON dpop_proofs (expires_at)",
+            // Pushed authorization requests (`PushedAuthorizationStore`, RFC 9126), kept after use until they expire.
+            """
+            CREATE TABLE pushed_authorization_requests (
+                digest TEXT PRIMARY KEY NOT NULL,
+                client_id TEXT NOT NULL,
+                parameters TEXT NOT NULL,
+                pushed_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                used_at INTEGER
+            )
+            """,
+            "CREATE INDEX pushed_authorization_requests_by_expiry ON pushed_authorization_requests (expires_at)",
+        ],
     ]
 }

@@ -89,6 +89,9 @@ extension OAuthError {
         // RFC 8628 §3.5: the device grant's "not yet", which the session broker's polling answers with too.
         case authorizationPending
         case expiredToken
+        // RFC 9449 §5 (token endpoint) and §7.1, §8, §9 (resources, nonces)
+        case invalidDPoPProof
+        case useDPoPNonce
         /// Any other code, kept as sent.
         case other(String)
 
@@ -97,7 +100,7 @@ extension OAuthError {
             .invalidRequest, .unauthorizedClient, .accessDenied, .unsupportedResponseType, .invalidScope,
             .serverError, .temporarilyUnavailable, .invalidClient, .invalidGrant, .unsupportedGrantType,
             .invalidToken, .insufficientScope, .unsupportedTokenType, .invalidTarget, .interactionRequired,
-            .loginRequired, .consentRequired, .authorizationPending, .expiredToken,
+            .loginRequired, .consentRequired, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce,
         ]
 
         /// Maps a wire string to its case; unknown strings become `.other`.
@@ -139,6 +142,8 @@ extension OAuthError {
             case .consentRequired: "consent_required"
             case .authorizationPending: "authorization_pending"
             case .expiredToken: "expired_token"
+            case .invalidDPoPProof: "invalid_dpop_proof"
+            case .useDPoPNonce: "use_dpop_nonce"
             case .other(let raw): raw
             }
         }
@@ -157,6 +162,8 @@ extension OAuthError {
             case .invalidTarget: "RFC 8693 section 2.2.2"
             case .interactionRequired, .loginRequired, .consentRequired: "OpenID Connect Core 1.0 section 3.1.2.6"
             case .authorizationPending, .expiredToken: "RFC 8628 section 3.5"
+            case .invalidDPoPProof: "RFC 9449 section 5"
+            case .useDPoPNonce: "RFC 9449 section 8"
             case .other: "not defined by this package"
             }
         }
@@ -172,7 +179,7 @@ extension OAuthError {
             case .temporarilyUnavailable: 503
             case .invalidRequest, .unauthorizedClient, .unsupportedResponseType, .invalidScope, .invalidGrant,
                 .unsupportedGrantType, .unsupportedTokenType, .invalidTarget, .interactionRequired, .loginRequired,
-                .consentRequired, .authorizationPending, .expiredToken, .other:
+                .consentRequired, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce, .other:
                 400
             }
         }

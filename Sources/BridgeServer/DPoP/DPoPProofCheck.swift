@@ -1,0 +1,98 @@
+import Crypto
+import Foundation
+import SignInProtocol
+
+/// A proof that passed every check of RFC 9449 §4.3 for one request; what is left for the caller is the replay check
+/// (a store step keyed by `id` and `thumbprint` until `replayWindowEnds`) and, for a bound token, `cnf.jkt`.
+struct VerifiedDPoPProof: Sendable, Hashable {
+    /// `jti`.
+    let id: String
+    /// The RFC 7638 thumbprint of the proof's key.
+    let thumbprint: String
+    /// Until when a replay of this proof could still pass the `iat` check.
+    let replayWindowEnds: Date
+}
+
+/// Why a request's DPoP proof is refused; each maps to the error RFC 9449 names.
+enum DPoPRefusal: Error, Sendable, Hashable {
+    /// `invalid_dpop_proof` (§5, §7.1).
+    case invalidProof(DPoPProofError)
+    /// `use_dpop_nonce` (§8, §9): the server wants a nonce, or the one sent is no longer good; `nonce` is the one to
+    /// retry with, sent in `DPoP-Nonce`.
+    case nonceRequired(nonce: String)
+
+    var oauthError: OAuthError {
+        switch self {
+        case .invalidProof(let problem): problem.oauthError
+        case .nonceRequired: OAuthError(.useDPoPNonce, description: "retry with the nonce in the DPoP-Nonce header (RFC 9449 section 8)")
+        }
+    }
+}
+
+/// The request a proof is judged against.
+struct DPoPRequest: Sendable, Hashable {
+    /// The HTTP method as sent (§4.3 step 8).
+    var method: String
+    /// The absolute URI the request was sent to, as the server's configured origin says (§4.3 step 9).
+    var uri: String
+    /// The access token sent with the proof, on requests to protected resources (§4.3 step 12: `ath`).
+    var accessToken: String?
+}
+
+/// Checks a DPoP proof against the request it came with (RFC 9449 §4.3 steps 2–12, without the replay step).
+struct DPoPProofCheck: Sendable {
+    /// How far `iat` may be from now either way (§4.3 step 11 leaves the window to the server; §11.1). Five minutes,
+    /// as node-oidc-provider: phones' clocks drift, and servers that require nonces get freshness from them instead.
+    let issuedAtWindow: TimeInterval
+    /// Set when every proof must carry a server nonce (§8).
+    let nonces: DPoPNonces?
+    let limit: InputLimit
+
+    init(issuedAtWindow: TimeInterval = 300, nonces: DPoPNonces? = nil, limit: InputLimit = DPoPProof.defaultLimit) {
+        self.issuedAtWindow = issuedAtWindow
+        self.nonces = nonces
+        self.limit = limit
+    }
+
+    func check(_ header: String, for request: DPoPRequest, at now: Date) throws(DPoPRefusal) -> VerifiedDPoPProof {
+        let proof: DPoPProof
+        let key: DPoPProofKey
+        do throws(DPoPProofError) {
+            proof = try DPoPProof(parsing: header, limit: limit)
+            // §4.3 step 4: the type that tells a proof from any other JWT (§4.2).
+            guard proof.header.type == "dpop+jwt" else { throw .invalid(member: "typ", reason: "is not 'dpop+jwt'") }
+            key = try DPoPProofKey(proof.header.key, algorithm: proof.header.algorithm)
+            guard key.verifies(proof.signature, over: proof.signingInput) else {
+                throw .invalid(member: "signature", reason: "does not verify with the proof's own jwk")
+            }
+            guard proof.claims.method == request.method else {
+                throw .invalid(member: "htm", reason: "is not the request's method")
+            }
+            guard DPoPTargetURI.matches(proof: proof.claims.targetURI, request: request.uri) else {
+                throw .invalid(member: "htu", reason: "is not the URI the request was sent to (RFC 9449 section 4.3)")
+            }
+            let issuedAt = Date(timeIntervalSince1970: TimeInterval(proof.claims.issuedAt))
+            guard abs(issuedAt.timeIntervalSince(now)) <= issuedAtWindow else {
+                throw .invalid(member: "iat", reason: "is outside the accepted window")
+            }
+            if let token = request.accessToken {
+                let expected = Base64URL.encode(Array(SHA256.hash(data: Array(token.utf8))))
+                guard let hash = proof.claims.accessTokenHash else { throw .missing(member: "ath") }
+                guard ConstantTime.equal(hash.utf8, expected.utf8) else {
+                    throw .invalid(member: "ath", reason: "is not the hash of the access token sent")
+                }
+            }
+        } catch {
+            throw .invalidProof(error)
+        }
+        if let nonces {
+            guard let nonce = proof.claims.nonce, nonces.accepts(nonce, at: now) else {
+                throw .nonceRequired(nonce: nonces.current(at: now))
+            }
+        }
+        let issuedAt = Date(timeIntervalSince1970: TimeInterval(proof.claims.issuedAt))
+        return VerifiedDPoPProof(
+            id: proof.claims.id, thumbprint: key.thumbprint,
+            replayWindowEnds: issuedAt.addingTimeInterval(issuedAtWindow))
+    }
+}
