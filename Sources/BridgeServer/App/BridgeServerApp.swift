@@ -75,7 +75,7 @@ public struct BridgeServerApp: Sendable {
 
         let router = Router(context: BridgeRequestContext.self)
         router.add(middleware: ResponseHardeningMiddleware(fields: securityFields))
-        if requestLogs { router.add(middleware: RequestLogMiddleware()) }
+        if configuration.log.requests { router.add(middleware: RequestLogMiddleware()) }
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(
             middleware: RequestLimitsMiddleware(

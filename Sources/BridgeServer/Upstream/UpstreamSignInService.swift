@@ -123,6 +123,6 @@ struct UpstreamSignInService: Sendable {
             newUser: UserRecord(
                 id: "\(settings.id)-\(UUID().uuidString.lowercased())", signInName: "\(settings.id):\(user.subject)",
                 friendlyName: user.name, passwordHash: nil, email: user.email, phoneNumber: user.phoneNumber),
-            verifiedEmail: settings.linksByVerifiedEmail && user.emailVerified ? user.email : nil)
+            verifiedEmail: settings.linkByVerifiedEmail && user.emailVerified ? user.email : nil)
     }
 }
