@@ -1,23 +1,29 @@
 import BridgeStore
 import Foundation
-import Hummingbird
+import Logging
 import SignInProtocol
 
 /// `GET /auth/session/{code}`: a web view or browser opens a `type=session` exchange code (Schibsted SPiD login docs)
 /// and, once, gets the sign-in pages' session cookie for the code's user and a redirect to the redirect URI the code
 /// was issued for (registered for the target client). A used, expired or unknown code gets the "expired" page and
-/// no cookie.
+/// no cookie. The route reads the code and draws the outcome (`OpenIDRoutes+Sessions`).
 struct SessionCodeEndpoint: Sendable {
     static let pathPrefix = "/auth/session"
     static let path = pathPrefix + "/{code}"
 
     let environment: AuthorizeEnvironment
 
-    func open(_ request: Request, code presented: String?, _ context: BridgeRequestContext) async throws -> Response {
-        let language = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
-        guard let code = BrowserCookies.secret(presented) else {
-            return environment.pages.error(language, status: .badRequest, message: \.expired)
-        }
+    enum Outcome: Sendable {
+        /// The code was live: a browser session for its user, then its redirect URI.
+        case opened(redirectURI: String, session: SecretToken)
+        /// Opened before: a replay, logged.
+        case replayed
+        /// Malformed, unknown or expired.
+        case refused
+    }
+
+    func open(code presented: String?, logger: Logger) async throws -> Outcome {
+        guard let code = BrowserCookies.secret(presented) else { return .refused }
         let now = environment.now()
         let session = SecretToken()
         let lifetime = TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds)
@@ -25,16 +31,14 @@ struct SessionCodeEndpoint: Sendable {
             TokenDigest(of: code), session: session.digest, sessionExpiresAt: now.addingTimeInterval(lifetime), at: now)
         switch opening {
         case .opened(let record):
-            context.logger.info(
+            logger.info(
                 "session exchange code opened", metadata: ["client": .string(record.clientID), "user": .string(record.userID)])
-            var response = AuthorizeEnvironment.redirect(to: record.redirectURI, after: .get)
-            response.setCookie(environment.cookies.session(session.value))
-            return response
+            return .opened(redirectURI: record.redirectURI, session: session)
         case .replayed:
-            context.logger.notice("session exchange code replayed")
-            return environment.pages.error(language, status: .badRequest, message: \.resumeUsed)
+            logger.notice("session exchange code replayed")
+            return .replayed
         case .expired, .unknown:
-            return environment.pages.error(language, status: .badRequest, message: \.expired)
+            return .refused
         }
     }
 }

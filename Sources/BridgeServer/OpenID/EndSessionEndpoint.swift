@@ -1,6 +1,5 @@
 import BridgeStore
 import Foundation
-import Hummingbird
 import SignInProtocol
 
 /// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2), GET and POST at `end_session_endpoint`.
@@ -14,32 +13,25 @@ struct EndSessionEndpoint: Sendable {
     let environment: AuthorizeEnvironment
     let idTokens: IDTokenIssuer
 
-    func respond(_ request: Request) async throws -> Response {
-        let language = PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage])
-        let parameters: FormParameters
-        if request.method == .post {
-            parameters = await environment.postedForm(request) ?? FormParameters()
-        } else {
-            parameters = (try? FormParameters.decode(request.uri.query ?? "", limit: .default, what: "query")) ?? FormParameters()
-        }
-        switch await decide(parameters) {
-        case .refuse(let error):
-            return environment.pages.error(language, status: .badRequest, message: \.logoutRefused, oauthError: error)
-        case .logOut(let redirect):
-            if let secret = environment.cookies.sessionSecret(in: request),
-                let session = try await environment.store.activeSession(TokenDigest(of: secret), at: environment.now())
-            {
-                try await environment.store.endSessions(userID: session.userID, at: environment.now())
-            }
-            var response =
-                redirect.map { AuthorizeEnvironment.redirect(to: $0, after: request.method) }
-                ?? environment.pages.notice(language, heading: \.signedOutTitle, message: \.signedOut)
-            response.setCookie(environment.cookies.endedSession())
-            return response
-        }
+    /// What the route read: the parameters (query or form body) and the browser's session cookie.
+    struct Input: Sendable {
+        var parameters: FormParameters
+        var sessionSecret: String?
     }
 
-    enum Decision: Equatable {
+    /// Decides, and on a logout ends the user's sessions (one store read, one store step). The route clears the
+    /// cookie and draws the redirect or the page (`OpenIDRoutes+Sessions`).
+    func respond(_ input: Input) async throws -> Decision {
+        let decision = await decide(input.parameters)
+        if case .logOut = decision, let secret = input.sessionSecret,
+            let session = try await environment.store.activeSession(TokenDigest(of: secret), at: environment.now())
+        {
+            try await environment.store.endSessions(userID: session.userID, at: environment.now())
+        }
+        return decision
+    }
+
+    enum Decision: Equatable, Sendable {
         case logOut(redirect: String?)
         case refuse(OAuthError)
     }

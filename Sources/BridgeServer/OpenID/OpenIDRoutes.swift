@@ -23,6 +23,7 @@ struct OpenIDRoutes: Sendable {
     let guarded: StoreOutagePage
     let bodies: RequestBodyReader
     let cookies: BrowserCookies
+    let pages: PageRenderer
 
     init(services: BridgeServices) {
         userInfo = services.userInfo
@@ -33,6 +34,7 @@ struct OpenIDRoutes: Sendable {
         guarded = StoreOutagePage(pages: services.authorizeEnvironment.pages)
         bodies = services.bodies
         cookies = services.authorizeEnvironment.cookies
+        pages = services.authorizeEnvironment.pages
     }
 
     func register(on router: Router<BridgeRequestContext>) {
@@ -46,17 +48,7 @@ struct OpenIDRoutes: Sendable {
                 }
             }
         }
-        router.get(RouterPath(EndSessionEndpoint.path)) { request, context in
-            try await self.guarded.answer(request, context) { try await self.endSession.respond(request) }
-        }
-        router.post(RouterPath(EndSessionEndpoint.path)) { request, context in
-            try await self.guarded.answer(request, context) { try await self.endSession.respond(request) }
-        }
+        registerSessions(on: router)
         registerAppToApp(on: router)
-        router.get(RouterPath(SessionCodeEndpoint.path)) { request, context in
-            try await self.guarded.answer(request, context) {
-                try await self.sessionCodes.open(request, code: context.parameters.get("code"), context)
-            }
-        }
     }
 }
