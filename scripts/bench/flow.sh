@@ -77,7 +77,10 @@ if [ "${POSTGRES:-0}" = 1 ]; then
   export SIGNIN_BRIDGE_POSTGRES_STATE="$work/postgres.env"
   eval "export $(bash scripts/test/postgres.sh start | head -1)"
   pg_stop() { SIGNIN_BRIDGE_POSTGRES_STATE="$work/postgres.env" bash scripts/test/postgres.sh stop >/dev/null 2>&1 || true; }
-  trap 'pg_stop; cleanup' EXIT
+  # The instances stop before the cluster does: an instance whose database went away first may wait out its pool's
+  # reconnect attempts before it exits, and cleanup waits for it.
+  stop_instances() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; }
+  trap 'stop_instances; pg_stop; cleanup' EXIT
   pg_url=$(python3 -c 'import sys; sys.path.insert(0, "scripts/test"); from multi_instance import fresh_database; import os; print(fresh_database(os.environ["SIGNIN_BRIDGE_TEST_POSTGRES_URL"]))')
   PG_A=$((BRIDGE_PORT + 10)); PG_B=$((BRIDGE_PORT + 11))
   for port in $PG_A $PG_B; do
