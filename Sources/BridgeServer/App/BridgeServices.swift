@@ -81,18 +81,20 @@ struct BridgeServices: Sendable {
             bearer: bearer, store: store, merchants: merchants, lifetimes: configuration.exchange,
             limit: InputLimit(maxBytes: configuration.limits.maxBodyBytes), now: now)
 
+        // One upstream sign-in service for the interaction's step, the providers' callback and the broker.
+        let upstreamSignInService = UpstreamSignInService(providers: upstreams, metrics: metrics)
         interaction = InteractionEndpoints(
             environment: authorizeEnvironment, completion: CodeIssuance(environment: authorizeEnvironment),
-            steps: InteractionSteps(upstream: UpstreamSignInService(providers: upstreams, metrics: metrics)))
+            steps: InteractionSteps(upstream: upstreamSignInService))
         authorize = AuthorizeEndpoint(environment: authorizeEnvironment, interaction: interaction)
         userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)
         endSession = EndSessionEndpoint(environment: authorizeEnvironment, idTokens: idTokens)
         sessionCodes = SessionCodeEndpoint(environment: authorizeEnvironment)
         appToApp = AppToAppEndpoints(environment: authorizeEnvironment, bearer: bearer)
-        upstreamSignIn = UpstreamSignInEndpoints(environment: authorizeEnvironment, providers: upstreams, metrics: metrics)
+        upstreamSignIn = UpstreamSignInEndpoints(environment: authorizeEnvironment, service: upstreamSignInService)
         broker = BrokerEndpoints(
             environment: authorizeEnvironment, providers: upstreams, metrics: metrics, tokens: accessTokens,
-            upstreamSignIn: upstreamSignIn)
+            upstreamSignIn: upstreamSignInService)
 
         bootstrap = BootstrapService(
             configuration: configuration, store: store, verifier: accessTokenVerifier, seal: WopiAccessTokenSeal(keys: keys),

@@ -46,7 +46,7 @@ struct BrokerEndpoints: Sendable {
     let metrics: BridgeMetrics
     let tokens: AccessTokenIssuer
     /// Maps a provider's user to a local identity, as the browser sign-in does.
-    let upstreamSignIn: UpstreamSignInEndpoints
+    let upstreamSignIn: UpstreamSignInService
 
     var settings: BridgeConfiguration.Broker { environment.configuration.broker }
 

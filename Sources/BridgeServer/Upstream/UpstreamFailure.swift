@@ -46,10 +46,6 @@ extension UpstreamFailure {
         UpstreamFailure(.authorizationError, "the provider answered error=" + OAuthError.wireSafe(String(code.prefix(64))))
     }
 
-    func report(upstream: String, metrics: BridgeMetrics, context: BridgeRequestContext) {
-        report(upstream: upstream, metrics: metrics, logger: context.logger)
-    }
-
     func report(upstream: String, metrics: BridgeMetrics, logger: Logger) {
         metrics.countUpstreamFailure(upstream: upstream, reason: reason.rawValue)
         // A provider's error answer is often the user declining: worth a notice, not an operator's alarm.

@@ -8,10 +8,7 @@ import SignInProtocol
 /// outcome. Starting a login is the interaction's `UpstreamSignInStep` (`GET /oauth2/interaction/{id}/upstream/…`).
 struct UpstreamSignInEndpoints: Sendable {
     let environment: AuthorizeEnvironment
-    let providers: UpstreamProviders
-    let metrics: BridgeMetrics
-
-    var service: UpstreamSignInService { UpstreamSignInService(providers: providers, metrics: metrics) }
+    let service: UpstreamSignInService
 
     /// The provider sends the browser back here with `code` and `state` (or `error`).
     func callback(_ request: Request, _ context: BridgeRequestContext, broker: BrokerEndpoints) async throws -> Response {
@@ -40,10 +37,5 @@ struct UpstreamSignInEndpoints: Sendable {
             response.setCookie(environment.cookies.session(session.value))
             return response
         }
-    }
-
-    /// The local user for an upstream identity (`UpstreamSignInService.identity`), for the broker's callback.
-    func identity(of user: UpstreamUser, at provider: UpstreamProvider) -> UpstreamIdentity {
-        service.identity(of: user, at: provider)
     }
 }
