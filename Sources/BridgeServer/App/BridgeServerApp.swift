@@ -53,10 +53,15 @@ public struct BridgeServerApp: Sendable {
     /// it is, so that a password set with `signin-bridge user passwd` survives a restart (Office manual test 10).
     public func seedUsers() async throws {
         for user in configuration.users where try await store.user(id: user.id) == nil {
-            try await store.saveUser(
-                UserRecord(
-                    id: user.id, signInName: user.signInName, friendlyName: user.friendlyName,
-                    passwordHash: user.passwordHash, email: user.email, phoneNumber: user.phoneNumber))
+            do {
+                try await store.saveUser(
+                    UserRecord(
+                        id: user.id, signInName: user.signInName, friendlyName: user.friendlyName,
+                        passwordHash: user.passwordHash, email: user.email, phoneNumber: user.phoneNumber))
+            } catch let error as StoreError {
+                // Two instances starting together over one database both saw no user: the other one saved it.
+                guard case .duplicate = error, try await store.user(id: user.id) != nil else { throw error }
+            }
         }
     }
 
