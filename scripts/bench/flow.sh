@@ -10,9 +10,11 @@
 # Usage: scripts/bench/flow.sh   (installs wrk and makes a Python venv with authlib itself)
 #   SIGNIN_BRIDGE=path  benchmark that binary instead of building one (to compare two builds in one sitting)
 #   REQUEST_LOGS=false  turn the request log off (to isolate the store; the shipped default is on)
-#   POSTGRES=1          also run the flow on two instances over one PostgreSQL database (a throwaway cluster from
-#                       scripts/test/postgres.sh), half the connections each, reported beside SQLite
-#                       and their CPU per flow with PostgreSQL's own processes (postmaster and every backend)
+#   POSTGRES=1          also run the flow over PostgreSQL (a throwaway cluster from scripts/test/postgres.sh): one
+#                       instance with the SQLite run's connections (the store's cost), then two instances over one
+#                       database, half the connections each (scale-out); their CPU per flow counts PostgreSQL's own
+#                       processes too (postmaster and every backend), reported beside SQLite
+#   PG_MAX_CONNECTIONS=n  the instances' pool size (store.postgres.maxConnections) in the PostgreSQL runs
 #   FLOWS_ONLY=1        only the code flow (SQLite, and PostgreSQL with POSTGRES=1): no authlib peer, no bootstrap
 #   PROFILE_DIR=dir     after each measured SignInBridge run, one more with perf attached: top functions in dir/*.txt
 #   RESULTS=file        also write the figures as key=value lines (scripts/bench/all.sh reads them)
@@ -73,7 +75,6 @@ if [ -n "${PROFILE_DIR:-}" ]; then   # a second, unmeasured run with perf attach
 fi
 
 if [ "${POSTGRES:-0}" = 1 ]; then
-  echo "== SignInBridge, two instances over one PostgreSQL database"
   export SIGNIN_BRIDGE_POSTGRES_STATE="$work/postgres.env"
   eval "export $(bash scripts/test/postgres.sh start | head -1)"
   pg_stop() { SIGNIN_BRIDGE_POSTGRES_STATE="$work/postgres.env" bash scripts/test/postgres.sh stop >/dev/null 2>&1 || true; }
@@ -81,29 +82,60 @@ if [ "${POSTGRES:-0}" = 1 ]; then
   # reconnect attempts before it exits, and cleanup waits for it.
   stop_instances() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; }
   trap 'stop_instances; pg_stop; cleanup' EXIT
-  pg_url=$(python3 -c 'import sys; sys.path.insert(0, "scripts/test"); from multi_instance import fresh_database; import os; print(fresh_database(os.environ["SIGNIN_BRIDGE_TEST_POSTGRES_URL"]))')
-  PG_A=$((BRIDGE_PORT + 10)); PG_B=$((BRIDGE_PORT + 11))
-  for port in $PG_A $PG_B; do
-    python3 - "$work" "$port" "http://127.0.0.1:$PG_A" <<'PY'
+  fresh_database() { python3 -c 'import sys; sys.path.insert(0, "scripts/test"); from multi_instance import fresh_database; import os; print(fresh_database(os.environ["SIGNIN_BRIDGE_TEST_POSTGRES_URL"]))'; }
+  # The cluster's processes: the postmaster (first line of postmaster.pid) and its children, the backends among them.
+  # A backend that exits during the run is counted in the postmaster's children's time (fields 16-17) once reaped.
+  postmaster=$(head -1 "$(sed -n 's/^POSTGRES_TEST_DIR=//p' "$SIGNIN_BRIDGE_POSTGRES_STATE")/data/postmaster.pid")
+  cluster_processes() { echo "$postmaster" $(pgrep -P "$postmaster"); }
+  pg_instance() {  # port database-url issuer: starts an instance (its pid is appended to pids)
+    python3 - "$work" "$1" "$3" "${PG_MAX_CONNECTIONS:-}" <<'PY'
 import sys
 sys.path.insert(0, "scripts/test")
 from pathlib import Path
 from flows.bridge import write_config
 directory = Path(sys.argv[1])
-write_config(directory, int(sys.argv[2]), keys=directory / "pg-keys.json", issuer=sys.argv[3])
+config = write_config(directory, int(sys.argv[2]), keys=directory / "pg-keys.json", issuer=sys.argv[3])
+if sys.argv[4]:  # the pool size to try; the URL still comes from SIGNIN_BRIDGE_STORE_URL
+    text = config.read_text().replace("  # postgres: {url:", "  postgres: {url:", 1)
+    config.write_text(text.replace("maxConnections: 10,", "maxConnections: %s," % sys.argv[4], 1))
 PY
-    [ "${REQUEST_LOGS:-true}" = true ] || sed -i 's/^  requests: true /  requests: false/' "$work/bridge-$port.yaml"
-    SIGNIN_BRIDGE_STORE_URL="$pg_url" "$bin" serve --config "$work/bridge-$port.yaml" --port "$port" >"$work/pg-$port.log" 2>&1 &
+    [ "${REQUEST_LOGS:-true}" = true ] || sed -i 's/^  requests: true /  requests: false/' "$work/bridge-$1.yaml"
+    SIGNIN_BRIDGE_STORE_URL="$2" "$bin" serve --config "$work/bridge-$1.yaml" --port "$1" >"$work/pg-$1.log" 2>&1 &
     pids+=($!)
-    wait_for "http://127.0.0.1:$port/auth/health"
-  done
+    wait_for "http://127.0.0.1:$1/auth/health"
+  }
+  pg_trips_of() { local port total=0; for port in "$@"; do total=$((total + $(curl -s "http://127.0.0.1:$port/metrics" | awk '/^signin_bridge_store_round_trips_total/ {printf "%d", $2}'))); done; echo "$total"; }
+  PG_ONE=$((BRIDGE_PORT + 9)); PG_A=$((BRIDGE_PORT + 10)); PG_B=$((BRIDGE_PORT + 11))
+
+  # The store's cost: one instance with the SQLite run's wrk (2 threads, $CONNECTIONS connections), a fresh database.
+  echo "== SignInBridge, one instance over PostgreSQL"
+  pg_instance "$PG_ONE" "$(fresh_database)" "http://127.0.0.1:$PG_ONE"
+  one_pid=${pids[-1]}
+  one_cookie=$(signed_in_cookie "$PG_ONE")
+  one_trips_before=$(pg_trips_of "$PG_ONE")
+  one_cpu_before=$(cpu_ticks "$one_pid"); one_cluster_before=$(cpu_ticks $(cluster_processes))
+  flow_run "http://127.0.0.1:$PG_ONE" "$one_cookie" "$work/wrk-pg-one"
+  one_cpu=$(( $(cpu_ticks "$one_pid") - one_cpu_before ))
+  one_cluster_cpu=$(( $(cpu_ticks $(cluster_processes)) - one_cluster_before ))
+  one_trips=$(( $(pg_trips_of "$PG_ONE") - one_trips_before ))
+  if [ -n "${PROFILE_DIR:-}" ]; then   # a second, unmeasured run: the instance, and the cluster's processes
+    bash scripts/bench/profile-top.sh "$one_pid" "$DURATION" "$PROFILE_DIR/flow-postgres-one-instance.txt" &
+    profiling=($!)
+    bash scripts/bench/profile-top.sh "$(cluster_processes | tr ' ' ,)" "$DURATION" "$PROFILE_DIR/flow-postgres-one-server.txt" &
+    profiling+=($!)
+    flow_run "http://127.0.0.1:$PG_ONE" "$one_cookie" /dev/null
+    wait "${profiling[@]}"
+  fi
+  kill "$one_pid"; wait "$one_pid" 2>/dev/null || true
+
+  # Scale-out as deployed: two instances over one database, half the connections each.
+  echo "== SignInBridge, two instances over one PostgreSQL database"
+  pg_url=$(fresh_database)
+  for port in $PG_A $PG_B; do pg_instance "$port" "$pg_url" "http://127.0.0.1:$PG_A"; done
   pg_cookie=$(signed_in_cookie "$PG_A")
   half=$((CONNECTIONS / 2))
-  # The cluster's processes: the postmaster (first line of postmaster.pid) and its children, the backends among them.
-  # A backend that exits during the run is counted in the postmaster's children's time (fields 16-17) once reaped.
-  postmaster=$(head -1 "$(sed -n 's/^POSTGRES_TEST_DIR=//p' "$SIGNIN_BRIDGE_POSTGRES_STATE")/data/postmaster.pid")
-  cluster_processes() { echo "$postmaster" $(pgrep -P "$postmaster"); }
   pg_instances=("${pids[@]: -2}")
+  pg_trips_before=$(pg_trips_of $PG_A $PG_B)
   pg_cpu_before=$(cpu_ticks "${pg_instances[@]}"); cluster_cpu_before=$(cpu_ticks $(cluster_processes))
   wrk -t1 -c"$half" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "http://127.0.0.1:$PG_A" -- "$pg_cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" > "$work/wrk-pg-a" &
   wrk_a=$!
@@ -111,11 +143,7 @@ PY
   wait "$wrk_a"
   pg_cpu=$(( $(cpu_ticks "${pg_instances[@]}") - pg_cpu_before ))
   cluster_cpu=$(( $(cpu_ticks $(cluster_processes)) - cluster_cpu_before ))
-  sleep 1
-  pg_trips=0
-  for port in $PG_A $PG_B; do
-    pg_trips=$((pg_trips + $(curl -s "http://127.0.0.1:$port/metrics" | awk '/^signin_bridge_store_round_trips_total/ {printf "%d", $2}')))
-  done
+  pg_trips=$(( $(pg_trips_of $PG_A $PG_B) - pg_trips_before ))
   if [ -n "${PROFILE_DIR:-}" ]; then   # a second, unmeasured run: one instance, and the cluster's processes
     profiling=()
     bash scripts/bench/profile-top.sh "${pg_instances[0]}" "$DURATION" "$PROFILE_DIR/flow-postgres-instance.txt" &
@@ -193,14 +221,20 @@ fi
 awk -v a="$before" -v b="$after" -v f="$bridge_flows" 'BEGIN { printf "store round trips per flow: %.2f (%d round trips, %d flows)\n", (b - a) / f, b - a, f }'
 echo "server CPU per completed flow (/proc, user + system): SignInBridge $(per_unit_us "$bridge_cpu" "$bridge_flows") us${peer_flows:+, authlib peer (all workers) $(per_unit_us "$peer_cpu" "$peer_flows") us}"
 if [ "${POSTGRES:-0}" = 1 ]; then
+  sqlite_us=$(per_unit_us "$bridge_cpu" "$bridge_flows")
+  one_flows=$(flows "$work/wrk-pg-one")
+  printf '%-46s %10s %10s %10s\n' "SignInBridge, 1 instance, PostgreSQL" "$(awk -v f="$one_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-pg-one")" "$(flow_errors "$work/wrk-pg-one")"
   pg_flows=$(( $(flows "$work/wrk-pg-a") + $(flows "$work/wrk-pg-b") ))
   pg_errors=$(( $(flow_errors "$work/wrk-pg-a") + $(flow_errors "$work/wrk-pg-b") ))
   printf '%-46s %10s %10s %10s\n' "SignInBridge, 2 instances, one PostgreSQL" "$(awk -v f="$pg_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-pg-a")/$(p99 "$work/wrk-pg-b")" "$pg_errors"
   [ -z "${peer_flows:-}" ] || awk -v a="$pg_flows" -v b="$peer_flows" 'BEGIN { printf "ratio PostgreSQL pair / authlib: %.1fx\n", a / b }'
-  awk -v t="$pg_trips" -v f="$pg_flows" 'BEGIN { printf "PostgreSQL round trips per flow: %.2f (%d round trips, %d flows, sign-in included)\n", t / f, t, f }'
+  awk -v t="$one_trips" -v f="$one_flows" 'BEGIN { printf "PostgreSQL round trips per flow: 1 instance %.2f (%d round trips, %d flows)", t / f, t, f }'
+  awk -v t="$pg_trips" -v f="$pg_flows" 'BEGIN { printf ", 2 instances %.2f (%d, %d)\n", t / f, t, f }'
+  one_total_us=$(per_unit_us $((one_cpu + one_cluster_cpu)) "$one_flows")
   pg_total_us=$(per_unit_us $((pg_cpu + cluster_cpu)) "$pg_flows")
-  echo "server CPU per completed flow on PostgreSQL (/proc): $pg_total_us us = instances $(per_unit_us "$pg_cpu" "$pg_flows") us + PostgreSQL's processes $(per_unit_us "$cluster_cpu" "$pg_flows") us"
-  awk -v a="$pg_total_us" -v b="$(per_unit_us "$bridge_cpu" "$bridge_flows")" 'BEGIN { printf "PostgreSQL / SQLite CPU per flow: %.2fx\n", a / b }'
+  echo "server CPU per completed flow on PostgreSQL (/proc), 1 instance: $one_total_us us = instance $(per_unit_us "$one_cpu" "$one_flows") us + PostgreSQL's processes $(per_unit_us "$one_cluster_cpu" "$one_flows") us"
+  echo "server CPU per completed flow on PostgreSQL (/proc), 2 instances: $pg_total_us us = instances $(per_unit_us "$pg_cpu" "$pg_flows") us + PostgreSQL's processes $(per_unit_us "$cluster_cpu" "$pg_flows") us"
+  awk -v a="$one_total_us" -v c="$pg_total_us" -v b="$sqlite_us" 'BEGIN { printf "PostgreSQL / SQLite CPU per flow: 1 instance %.2fx, 2 instances %.2fx (goal <= 1.3x)\n", a / b, c / b }'
 fi
 if [ "${FLOWS_ONLY:-0}" != 1 ]; then
 printf '\n%-46s %10s %10s\n' "authenticated bootstrap (64 connections)" "$bootstrap_rps" "$bootstrap_p99"
@@ -230,6 +264,8 @@ if [ -n "${RESULTS:-}" ] && [ "${FLOWS_ONLY:-0}" != 1 ]; then
     if [ "${POSTGRES:-0}" = 1 ]; then
       awk -v f="$pg_flows" -v d="$DURATION" 'BEGIN { printf "flow_postgres_fps=%.0f\n", f / d }'
       echo "flow_postgres_p99=$(p99 "$work/wrk-pg-a")/$(p99 "$work/wrk-pg-b")"; echo "flow_postgres_cpu_us=$pg_total_us"
+      awk -v f="$one_flows" -v d="$DURATION" 'BEGIN { printf "flow_postgres_one_fps=%.0f\n", f / d }'
+      echo "flow_postgres_one_p99=$(p99 "$work/wrk-pg-one")"; echo "flow_postgres_one_cpu_us=$one_total_us"
     fi
   } > "$RESULTS"
 fi
