@@ -13,7 +13,7 @@ extension PostgresStoreConfiguration {
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.maximumConnections = maxConnections
         configuration.options.connectTimeout = connectTimeout
-        configuration.options.additionalStartupParameters = Self.startupParameters
+        configuration.options.additionalStartupParameters = startupParameters
         return configuration
     }
 
@@ -29,10 +29,15 @@ extension PostgresStoreConfiguration {
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         let (seconds, attoseconds) = connectTimeout.components
         configuration.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        configuration.options.additionalStartupParameters = Self.startupParameters
+        configuration.options.additionalStartupParameters = startupParameters
         return configuration
     }
 
-    /// Shown in `pg_stat_activity`, so an operator can tell SignInBridge's connections apart.
-    static let startupParameters = [("application_name", "signin-bridge")]
+    /// Sent when each connection starts, so they hold for every statement without a round trip of their own
+    /// (postgresql.org/docs/15/protocol-message-formats.html, StartupMessage: any run-time parameter may be set).
+    /// `application_name` is shown in `pg_stat_activity`, so an operator can tell SignInBridge's connections apart;
+    /// `synchronous_commit` is what `durability` means on PostgreSQL.
+    var startupParameters: [(String, String)] {
+        [("application_name", "signin-bridge"), ("synchronous_commit", durability == .full ? "on" : "off")]
+    }
 }

@@ -1,3 +1,4 @@
+import BridgeStore
 import Foundation
 
 /// Where a `PostgresStore` connects and how many connections it may hold. Built from a libpq-style URL
@@ -24,10 +25,13 @@ public struct PostgresStoreConfiguration: Sendable, Hashable {
     /// How long opening a connection, and a call waiting for a free connection, may take before the call fails
     /// with `StoreError.unavailable` (never a hang when the database is down).
     public var connectTimeout: Duration
+    /// What a commit waits for, set on every connection as `synchronous_commit` (`startupParameters`).
+    public var durability: StoreDurability
 
     public init(
         host: String, port: Int = 5432, username: String, password: String? = nil, database: String,
-        tls: TLSMode = .prefer, maxConnections: Int = 10, connectTimeout: Duration = .seconds(5)
+        tls: TLSMode = .prefer, maxConnections: Int = 10, connectTimeout: Duration = .seconds(5),
+        durability: StoreDurability = .normal
     ) {
         self.host = host
         self.port = port
@@ -37,6 +41,7 @@ public struct PostgresStoreConfiguration: Sendable, Hashable {
         self.tls = tls
         self.maxConnections = maxConnections
         self.connectTimeout = connectTimeout
+        self.durability = durability
     }
 
     /// Why a URL cannot be used, naming the part that was wrong. Never repeats the password.
@@ -46,7 +51,10 @@ public struct PostgresStoreConfiguration: Sendable, Hashable {
     }
 
     /// Reads `postgres://` or `postgresql://` URLs. Percent-escapes in the user, password and database are decoded.
-    public init(url: String, maxConnections: Int = 10, connectTimeout: Duration = .seconds(5)) throws {
+    public init(
+        url: String, maxConnections: Int = 10, connectTimeout: Duration = .seconds(5),
+        durability: StoreDurability = .normal
+    ) throws {
         guard url.utf8.count <= 4096 else { throw URLError(reason: "longer than 4096 bytes") }
         guard let components = URLComponents(string: url) else { throw URLError(reason: "not a URL") }
         guard let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql" else {
@@ -75,6 +83,6 @@ public struct PostgresStoreConfiguration: Sendable, Hashable {
             host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host, port: components.port ?? 5432,
             username: username, password: components.password?.removingPercentEncoding,
             database: database.isEmpty ? username : database, tls: tls, maxConnections: maxConnections,
-            connectTimeout: connectTimeout)
+            connectTimeout: connectTimeout, durability: durability)
     }
 }

@@ -14,11 +14,8 @@ import NIOConcurrencyHelpers
 /// Measurements of each design (sqlite-nio, a database thread per connection, steps on the caller's thread) are in
 /// `docs/store.md`.
 public final class SQLiteStore: Store {
-    /// How much a commit waits for the disk. `normal` (the default) survives a crash of the process and loses at most
-    /// the last transactions on power loss (sqlite.org/wal.html §performance); `full` syncs every commit.
-    public enum Durability: String, Sendable, CaseIterable {
-        case normal, full
-    }
+    /// How much a commit waits for the disk: `normal` (the default) or `full`, as for every store.
+    public typealias Durability = StoreDurability
 
     let writer: SQLiteSerialConnection
     let readers: SQLiteReaders

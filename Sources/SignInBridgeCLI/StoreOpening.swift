@@ -14,7 +14,8 @@ enum StoreOpening {
         do {
             return try PostgresStoreConfiguration(
                 url: settings.url, maxConnections: settings.maxConnections,
-                connectTimeout: .milliseconds(settings.connectTimeoutMilliseconds))
+                connectTimeout: .milliseconds(settings.connectTimeoutMilliseconds),
+                durability: durability(settings.durability))
         } catch {
             printToStandardError("store.postgres.url: \(error)")
             throw ExitCode(2)
@@ -31,13 +32,15 @@ enum StoreOpening {
                 throw ExitCode(1)
             }
         }
-        // The schema allows only `normal` and `full`, so the fallback is never taken.
-        let durability = SQLiteStore.Durability(rawValue: configuration.store.sqlite.durability) ?? .normal
         do {
-            return try await SQLiteStore.open(path: configuration.store.sqlite.path, durability: durability)
+            return try await SQLiteStore.open(
+                path: configuration.store.sqlite.path, durability: durability(configuration.store.sqlite.durability))
         } catch {
             printToStandardError("store.sqlite.path: cannot open \(configuration.store.sqlite.path): \(error)")
             throw ExitCode(1)
         }
     }
+
+    /// The schema allows only `normal` and `full`, so the fallback is never taken.
+    static func durability(_ name: String) -> StoreDurability { StoreDurability(rawValue: name) ?? .normal }
 }

@@ -44,7 +44,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public struct SQLite: Sendable, Codable, Hashable {
             /// Relative paths are resolved against the working directory (`make run` puts it under `./data/`).
             public var path: String
-            /// `normal` or `full`, see `SQLiteStore.Durability`.
+            /// `normal` or `full`, see `StoreDurability`.
             public var durability: String
         }
 
@@ -55,6 +55,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
             public var maxConnections: Int
             /// How long connecting or waiting for a pooled connection may take.
             public var connectTimeoutMilliseconds: Int
+            /// `normal` or `full`, see `StoreDurability` (set as `synchronous_commit`).
+            public var durability: String
         }
     }
 
