@@ -249,5 +249,13 @@ enum PostgresSchema {
             """,
             "CREATE INDEX pushed_authorization_requests_by_expiry ON pushed_authorization_requests (expires_at)",
         ],
+        // 8: no statement finds codes or tokens by their grant (lookups go from the token to its grant, and grants are
+        // never deleted, so the cascades never search), yet every code flow wrote two of these indexes. Their foreign
+        // keys stay (postgresql.org/docs/15/ddl-constraints.html §5.4.5: the referencing side needs no index).
+        [
+            "DROP INDEX authorization_codes_by_grant",
+            "DROP INDEX access_tokens_by_grant",
+            "DROP INDEX refresh_tokens_by_grant",
+        ],
     ]
 }
