@@ -35,10 +35,11 @@ extension PostgresStore {
         return .issued(issuedGrant, issuedCode, user)
     }
 
-    /// One statement, as `startAuthorization`, with the parked request read in it: its terms feed the session
-    /// rule (`AuthorizationDecision.earliestSignIn` as `greatest`, which skips NULLs as `max(earliest ?? bound,
-    /// bound)` does), and issuing first deletes the request (`taken`), so of two concurrent steps only the one whose
-    /// DELETE found the row creates a grant and a code; the other waited for it and reports the request gone.
+    /// One prepared statement (`ContinueAuthorizationQuery`), as `startAuthorization`, with the parked request read in
+    /// it: its terms feed the session rule (`AuthorizationDecision.earliestSignIn` as `greatest`, which skips NULLs as
+    /// `max(earliest ?? bound, bound)` does), and issuing first deletes the request (`taken`), so of two concurrent
+    /// steps only the one whose DELETE found the row creates a grant and a code; the other waited for it and reports
+    /// the request gone.
     public func continueAuthorization(
         _ interaction: TokenDigest, browser: TokenDigest?, session: TokenDigest?, consent: Bool, issue: CodeIssue,
         at now: Date
@@ -48,66 +49,9 @@ extension PostgresStore {
         let nowCeilingMS = Int64((now.timeIntervalSince1970 * 1000).rounded(.up))
         let row = try await rows(
             Subject("authorization step", tables: Self.issuedTables),
-            """
-            WITH p AS (
-                SELECT * FROM pending_authorizations
-                WHERE digest = \(interaction.hex) AND expires_at > \(nowMS)
-            ),
-            mine AS (SELECT * FROM p WHERE browser_digest = \(browser?.hex)::text),
-            s AS (
-                SELECT u.id AS u_id, u.sign_in_name AS u_sign_in_name, u.friendly_name AS u_friendly_name,
-                    u.password_hash AS u_password_hash, c.scope AS c_scope, mine.client_id AS p_client_id,
-                    mine.scope AS p_scope, mine.consent AS p_consent, s.created_at AS s_created_at
-                FROM mine JOIN sessions s ON s.digest = \(session?.hex)::text AND s.ended_at IS NULL
-                        AND s.expires_at > \(nowMS)
-                        AND s.created_at >= coalesce(
-                            greatest(mine.sign_in_after, \(nowCeilingMS) - mine.max_age_seconds * 1000),
-                            -9223372036854775808)
-                    JOIN users u ON u.id = s.user_id
-                    LEFT JOIN consents c ON c.user_id = u.id AND c.client_id = mine.client_id
-            ),
-            allowed AS (
-                INSERT INTO consents (user_id, client_id, scope, granted_at)
-                SELECT u_id, p_client_id,
-                    array_to_string(ARRAY(
-                        SELECT DISTINCT v COLLATE "C" FROM unnest(
-                            string_to_array(coalesce(c_scope, ''), ' ') || string_to_array(p_scope, ' ')) AS v
-                        WHERE v <> '' ORDER BY 1), ' '),
-                    \(nowMS)
-                FROM s WHERE \(consent)
-                ON CONFLICT (user_id, client_id) DO UPDATE SET scope = excluded.scope, granted_at = excluded.granted_at
-            ),
-            ok AS (
-                SELECT * FROM s
-                WHERE \(consent) OR p_consent = 'not_needed'
-                    OR (p_consent = 'remembered'
-                        -- '' joins the consented side: a doubled space in the request is no missing scope.
-                        AND string_to_array(p_scope, ' ') <@ (string_to_array(coalesce(c_scope, ''), ' ') || '{""}'::text[]))
-            ),
-            taken AS (
-                DELETE FROM pending_authorizations
-                WHERE digest = \(interaction.hex) AND EXISTS (SELECT 1 FROM ok)
-                RETURNING *
-            ),
-            grant_row AS (
-                INSERT INTO grants (id, user_id, client_id, scope, session_context, created_at)
-                SELECT \(issue.grantID.rawValue), ok.u_id, taken.client_id, taken.scope, taken.session_context, \(nowMS)
-                FROM taken, ok
-                RETURNING id
-            ),
-            code AS (
-                INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                    code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
-                SELECT \(issue.codeDigest.hex), grant_row.id, taken.client_id, taken.redirect_uri, taken.code_challenge,
-                    taken.code_challenge_method, taken.scope, \(nowMS), \(Milliseconds.from(issue.codeExpiresAt)),
-                    taken.nonce, (SELECT s_created_at FROM ok)
-                FROM grant_row, taken
-                RETURNING digest
-            )
-            SELECT p.*, (SELECT count(*) FROM mine) AS mine, s.u_id, s.u_sign_in_name, s.u_friendly_name,
-                s.u_password_hash, s.s_created_at, (SELECT count(*) FROM ok) AS ok, (SELECT count(*) FROM code) AS issued
-            FROM p LEFT JOIN s ON true
-            """
+            ContinueAuthorizationQuery(
+                interaction: interaction, browser: browser, session: session, consent: consent, issue: issue,
+                now: nowMS, nowCeiling: nowCeilingMS)
         ).first
         guard let row else { return .unknown }
         let pending = try Self.pendingAuthorization(row)

@@ -109,36 +109,12 @@ extension PostgresStore {
 // MARK: Bootstrap
 
 extension PostgresStore {
-    /// One statement: the token's status with its grant and user comes back, and the session context is recorded
-    /// when the token is live and the context changed, in the same round trip. The answer's WOPI tokens are sealed
-    /// by the server, not recorded.
+    /// One prepared statement (`BootstrapQuery`): the token's status with its grant and user comes back, and the
+    /// session context is recorded when the token is live and the context changed, in the same round trip. The
+    /// answer's WOPI tokens are sealed by the server, not recorded.
     public func bootstrap(_ step: BootstrapStep, at now: Date) async throws -> BootstrapStatus {
         let nowMS = Milliseconds.from(now)
-        guard
-            let row = try await rows(
-                Subject("bootstrap"),
-                """
-                WITH live AS (
-                    SELECT t.grant_id FROM access_tokens t JOIN grants g ON g.id = t.grant_id
-                        JOIN users u ON u.id = g.user_id
-                    WHERE t.token_id = \(step.accessTokenID) AND t.revoked_at IS NULL AND g.revoked_at IS NULL
-                        AND t.expires_at > \(nowMS)
-                ),
-                context AS (
-                    UPDATE grants SET session_context = \(step.sessionContext)::text
-                    WHERE id = (SELECT grant_id FROM live) AND \(step.sessionContext)::text IS NOT NULL
-                        AND session_context IS DISTINCT FROM \(step.sessionContext)::text
-                    RETURNING id
-                ),
-                notified AS (SELECT \(unescaped: notifyChange) FROM context)
-                SELECT t.expires_at, t.revoked_at AS t_revoked_at, \(unescaped: grantColumns(of: "g")),
-                    u.id AS u_id, u.sign_in_name AS u_sign_in_name, u.friendly_name AS u_friendly_name,
-                    u.password_hash AS u_password_hash, (SELECT count(*) FROM live) AS live,
-                    (SELECT count(*) FROM context) AS context, (SELECT count(*) FROM notified) AS notified
-                FROM access_tokens t JOIN grants g ON g.id = t.grant_id LEFT JOIN users u ON u.id = g.user_id
-                WHERE t.token_id = \(step.accessTokenID)
-                """
-            ).first
+        guard let row = try await rows(Subject("bootstrap"), BootstrapQuery(step: step, now: nowMS)).first
         else { return .unknown }
         var grant = try row.grant()
         if try row.int("live") > 0, try row.optionalText("u_id") != nil {

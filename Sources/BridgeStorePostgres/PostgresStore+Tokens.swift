@@ -19,13 +19,7 @@ extension PostgresStore {
 
     public func accessTokenStatus(tokenID: String, at now: Date) async throws -> AccessTokenStatus {
         guard
-            let row = try await rows(
-                Subject("access token"),
-                """
-                SELECT t.issued_at, t.expires_at, t.revoked_at AS token_revoked_at, \(unescaped: grantColumns(of: "g"))
-                FROM access_tokens t JOIN grants g ON g.id = t.grant_id WHERE t.token_id = \(tokenID)
-                """
-            ).first
+            let row = try await rows(Subject("access token"), AccessTokenStatusQuery(tokenID: tokenID)).first
         else { return .unknown }
         let grant = try row.grant()
         if try grant.revokedAt != nil || row.optionalInt64("token_revoked_at") != nil { return .revoked }

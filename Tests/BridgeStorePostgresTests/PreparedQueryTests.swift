@@ -19,6 +19,19 @@ struct PreparedQueryTests {
         #expect(Self.placeholders(CodeRedemptionQuery.sql) == Self.numbers(CodeRedemptionQuery.Parameter.self))
     }
 
+    @Test func continueAuthorizationUsesEveryParameterItBinds() {
+        #expect(
+            Self.placeholders(ContinueAuthorizationQuery.sql) == Self.numbers(ContinueAuthorizationQuery.Parameter.self))
+    }
+
+    @Test func bootstrapUsesEveryParameterItBinds() {
+        #expect(Self.placeholders(BootstrapQuery.sql) == Self.numbers(BootstrapQuery.Parameter.self))
+    }
+
+    @Test func accessTokenStatusUsesEveryParameterItBinds() {
+        #expect(Self.placeholders(AccessTokenStatusQuery.sql) == Self.numbers(AccessTokenStatusQuery.Parameter.self))
+    }
+
     /// A newer build's migration may add a column while this one runs: the statement a connection prepared before
     /// must still answer (it names its columns, so its result type does not change).
     @Test func aColumnAddedByAMigrationLeavesThePreparedRedemptionWorking() async throws {
