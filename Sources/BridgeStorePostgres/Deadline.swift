@@ -1,11 +1,12 @@
 import NIOConcurrencyHelpers
 
-/// Runs `work` in a task of its own and answers with its result, or with the error `expired()` gives once `timeout`
-/// has passed (nil: keep waiting). The caller never waits for the work to notice its cancellation: a pool request
-/// that does not answer its cancellation must not turn a deadline into a hang.
+/// Runs `work` in a task of its own and answers with its result, or with the error `expired(n)` gives once
+/// `timeouts[n]` has passed (nil: keep waiting for the next one, or for good after the last). The caller never waits
+/// for the work to notice its cancellation: a pool request that does not answer its cancellation must not turn a
+/// deadline into a hang. One timer checks every deadline in turn, so a call costs two tasks however many there are.
 enum Deadline {
     static func race<T: Sendable>(
-        timeout: Duration, expired: @escaping @Sendable () -> (any Error)?,
+        timeouts: [Duration], expired: @escaping @Sendable (Int) -> (any Error)?,
         _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let state = NIOLockedValueBox(State<T>())
@@ -18,9 +19,13 @@ enum Deadline {
                     Self.answer(result, state)
                 }
                 let timer = Task {
-                    try? await Task.sleep(for: timeout)
-                    guard !Task.isCancelled, let error = expired() else { return }
-                    Self.answer(.failure(error), state)
+                    var waited = Duration.zero
+                    for (index, timeout) in timeouts.enumerated() {
+                        try? await Task.sleep(for: timeout - waited)
+                        waited = timeout
+                        guard !Task.isCancelled else { return }
+                        if let error = expired(index) { return Self.answer(.failure(error), state) }
+                    }
                 }
                 let cancelled = state.withLockedValue { state in
                     state.tasks = [worker, timer]

@@ -212,17 +212,18 @@ public final class PostgresStore: Store {
         // (a database stopped mid-query) would otherwise hold the request until TCP gives up.
         let whole = timeout * 3 / 2
         do {
-            return try await Deadline.race(timeout: whole) {
-                // Before the lease, the inner deadline answers (and names the wait for a connection).
-                leased.withLockedValue { $0 } ? Self.unavailable("no answer from the database within \(whole)") : nil
+            // Waiting for the lease is bounded by `timeout`, the whole call by `whole`.
+            return try await Deadline.race(timeouts: [timeout, whole]) { deadline in
+                let isLeased = leased.withLockedValue { $0 }
+                return switch (deadline, isLeased) {
+                case (0, false): Self.unavailable("no database connection within \(timeout)")
+                case (0, true): nil
+                default: Self.unavailable("no answer from the database within \(whole)")
+                }
             } _: {
-                try await Deadline.race(timeout: timeout) {
-                    leased.withLockedValue { $0 } ? nil : Self.unavailable("no database connection within \(timeout)")
-                } _: {
-                    try await client.withConnection { connection in
-                        leased.withLockedValue { $0 = true }
-                        return try await body(connection)
-                    }
+                try await client.withConnection { connection in
+                    leased.withLockedValue { $0 = true }
+                    return try await body(connection)
                 }
             }
         } catch {
