@@ -50,7 +50,7 @@ test: test-deps
 	bash scripts/test/lint-cli.sh
 	python3 scripts/test/docs_commands_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/docs_commands.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
-	python3 scripts/test/conform/fixture_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	.build/venv-test/bin/python scripts/test/conform/fixture_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/serve_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/third_party.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/third_party.py --hardened --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
