@@ -25,15 +25,16 @@ struct AuthorizationCodeGrant: GrantHandler {
         }
         return try await exchange(
             code: code, redirectURI: redirectURI, codeVerifier: codeVerifier, client: request.client,
-            sessionContext: request.sessionContext, at: request.now)
+            sessionContext: request.sessionContext, proof: request.proof, at: request.now)
     }
 
     func exchange(
         code: String, redirectURI: String?, codeVerifier: String?, client: AuthenticatedClient,
-        sessionContext: String?, at now: Date
+        sessionContext: String?, proof: VerifiedDPoPProof?, at now: Date
     ) async throws(OAuthError) -> TokenResponse {
         let (draft, access, refresh) = minter.draft(
-            withRefresh: client.client.grants.contains(.refreshToken), at: now)
+            withRefresh: client.client.grants.contains(.refreshToken), binding: DPoPBinding(proof: proof, client: client),
+            at: now)
         let redemption = try await storeCall {
             try await store.redeemAuthorizationCode(TokenDigest(of: code), at: now, issuing: draft, sessionContext: sessionContext)
         }
