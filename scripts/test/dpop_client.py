@@ -22,14 +22,10 @@ from requests_oauth2client.exceptions import InvalidGrant
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from flows.bridge import Browser, serving  # noqa: E402
-from flows.tally import tally  # noqa: E402
+from flows.tally import check, tally  # noqa: E402
 
 CLIENT = "partner-app"
 REDIRECT = "com.example.partner:/oauth2redirect"
-
-
-def check(name, condition, detail=""):
-    tally.check(condition, name, detail)
 
 
 def main():
@@ -46,7 +42,7 @@ def run(port):
     client = OAuth2Client.from_discovery_endpoint(
         base + "/.well-known/openid-configuration", client_id=CLIENT, redirect_uri=REDIRECT, testing=True)
     metadata = requests.get(base + "/.well-known/openid-configuration", timeout=10).json()
-    check("discovery lists the DPoP proof algorithms", "ES256" in metadata.get("dpop_signing_alg_values_supported", []))
+    check("ES256" in metadata.get("dpop_signing_alg_values_supported", []), "discovery lists the DPoP proof algorithms")
 
     request = client.authorization_request(scope="openid wopi", dpop=True)
     parts = urllib.parse.urlsplit(str(request.uri))
@@ -56,31 +52,30 @@ def run(port):
     # validate=False: requests-oauth2client 1.8.0's ID token validation rebuilds a DPoPToken without its key
     # (TypeError: missing '_dpop_key'); oidc_client.py and oidc_idpyoidc.py check ID tokens.
     token = client.authorization_code(response, validate=False)
-    check("token: a DPoP token", isinstance(token, DPoPToken) and token.token_type == "DPoP", repr(token)[:200])
-    check("token: bound to the client's key", token.access_token_jwt.claims.get("cnf") == {"jkt": request.dpop_key.dpop_jkt},
-          token.access_token_jwt.claims)
-    check("token: a refresh token", bool(token.refresh_token))
+    check(isinstance(token, DPoPToken) and token.token_type == "DPoP", "token: a DPoP token", repr(token)[:200])
+    check(token.access_token_jwt.claims.get("cnf") == {"jkt": request.dpop_key.dpop_jkt},
+          "token: bound to the client's key", token.access_token_jwt.claims)
+    check(bool(token.refresh_token), "token: a refresh token")
 
     claims = client.userinfo(token)
-    check("userinfo with the DPoP token", bool(claims.get("sub")), claims)
+    check(bool(claims.get("sub")), "userinfo with the DPoP token", claims)
 
     refreshed = client.refresh_token(token)
-    check("refresh with a proof by the same key: a DPoP token", isinstance(refreshed, DPoPToken), repr(refreshed)[:200])
-    check("refresh: a new access and refresh token",
-          refreshed.access_token != token.access_token and refreshed.refresh_token != token.refresh_token)
-    check("userinfo with the refreshed token", client.userinfo(refreshed).get("sub") == claims.get("sub"))
+    check(isinstance(refreshed, DPoPToken), "refresh with a proof by the same key: a DPoP token", repr(refreshed)[:200])
+    check(refreshed.access_token != token.access_token and refreshed.refresh_token != token.refresh_token,
+          "refresh: a new access and refresh token")
+    check(client.userinfo(refreshed).get("sub") == claims.get("sub"), "userinfo with the refreshed token")
 
     # §5: the public client's refresh token is bound to the key, so without a proof it is refused.
     try:
         client.refresh_token(refreshed.refresh_token)
-        check("refresh without a proof is refused", False, "accepted")
+        check(False, "refresh without a proof is refused", "accepted")
     except InvalidGrant:
-        check("refresh without a proof is refused (invalid_grant)", True)
+        check(True, "refresh without a proof is refused (invalid_grant)")
     # §7.2: the bound access token presented as a bearer token is refused.
     answer = requests.get(metadata["userinfo_endpoint"], auth=BearerToken(refreshed.access_token), timeout=10)
-    check("the bound token as Bearer: 401 invalid_token",
-          answer.status_code == 401 and 'error="invalid_token"' in answer.headers.get("WWW-Authenticate", ""),
-          f"{answer.status_code} {answer.headers.get('WWW-Authenticate')}")
+    check(answer.status_code == 401 and 'error="invalid_token"' in answer.headers.get("WWW-Authenticate", ""),
+          "the bound token as Bearer: 401 invalid_token", f"{answer.status_code} {answer.headers.get('WWW-Authenticate')}")
 
 
 if __name__ == "__main__":

@@ -75,18 +75,15 @@ def check_dpop(browser, port_a, port_b, token_url):
     code, verifier = partner_code()
     status, nonce, error = dpop_token(port_a, code, verifier, key.proof("POST", token_url))
     check(status == 400 and error == "use_dpop_nonce" and nonce, f"A asks for a DPoP nonce ({status} {error})")
-    proof = key.proof("POST", token_url, nonce=nonce)
-    status, _, error = dpop_token(port_b, code, verifier, proof)
-    check(status == 200, f"B accepts a proof with A's nonce ({status} {error})")
-    code, verifier = partner_code()
-    status, _, error = dpop_token(port_a, code, verifier, proof)
-    check(status == 400 and error == "invalid_dpop_proof", f"the proof used at B is refused at A ({status} {error})")
-    proof = key.proof("POST", token_url, nonce=nonce)
-    status, _, error = dpop_token(port_a, code, verifier, proof)
-    check(status == 200, f"a fresh proof at A ({status} {error})")
-    code, verifier = partner_code()
-    status, _, error = dpop_token(port_b, code, verifier, proof)
-    check(status == 400 and error == "invalid_dpop_proof", f"the proof used at A is refused at B ({status} {error})")
+    # Each proof is first used at one instance (200, with the nonce the other minted), then replayed at the other.
+    for (first, first_port), (then, then_port) in ((("B", port_b), ("A", port_a)), (("A", port_a), ("B", port_b))):
+        code, verifier = partner_code()
+        proof = key.proof("POST", token_url, nonce=nonce)
+        status, _, error = dpop_token(first_port, code, verifier, proof)
+        check(status == 200, f"{first} accepts a proof with A's nonce ({status} {error})")
+        code, verifier = partner_code()
+        status, _, error = dpop_token(then_port, code, verifier, proof)
+        check(status == 400 and error == "invalid_dpop_proof", f"the proof used at {first} is refused at {then} ({status} {error})")
 
 
 def main():

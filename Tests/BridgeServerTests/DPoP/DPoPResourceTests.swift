@@ -132,13 +132,18 @@ struct DPoPResourceTests {
         }
     }
 
+    /// contoso-app's token for alice, bound to `key`, as the token endpoint issues one after a proof.
+    static func boundContosoToken(_ bridge: TestBridge, key: DPoPProofMaker) async throws -> String {
+        let grant = GrantRecord(userID: "alice", clientID: "contoso-app", scope: "wopi", createdAt: bridge.clock.now)
+        return try await bridge.app.accessTokenIssuer.issue(
+            inNewGrant: grant, at: bridge.clock.now, boundTo: try DPoPTokenEndpointTests.thumbprint(key)).token
+    }
+
     @Test func theExchangeEndpointTakesABoundTokenWithItsProof() async throws {
         let bridge = try await ExchangeFixture.make()
         let key = DPoPProofMaker()
         let now = bridge.clock.now
-        let grant = GrantRecord(userID: "alice", clientID: "contoso-app", scope: "wopi", createdAt: now)
-        let token = try await bridge.app.accessTokenIssuer.issue(
-            inNewGrant: grant, at: now, boundTo: try DPoPTokenEndpointTests.thumbprint(key)).token
+        let token = try await Self.boundContosoToken(bridge, key: key)
         try await bridge.app.makeApplication().test(.live) { client in
             let asBearer = try await client.postForm(
                 "/oauth/exchange", ["clientId": "contoso-backend", "type": "code"], headers: [.authorization: "Bearer \(token)"])
@@ -156,9 +161,7 @@ struct DPoPResourceTests {
         let bridge = try await ExchangeFixture.make()
         let key = DPoPProofMaker()
         let now = bridge.clock.now
-        let grant = GrantRecord(userID: "alice", clientID: "contoso-app", scope: "wopi", createdAt: now)
-        let subject = try await bridge.app.accessTokenIssuer.issue(
-            inNewGrant: grant, at: now, boundTo: try DPoPTokenEndpointTests.thumbprint(key)).token
+        let subject = try await Self.boundContosoToken(bridge, key: key)
         try await bridge.app.makeApplication().test(.live) { client in
             let form: KeyValuePairs<String, String> = [
                 "grant_type": ExchangeFixture.tokenExchange, "subject_token": subject,
