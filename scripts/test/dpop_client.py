@@ -17,7 +17,7 @@ import urllib.parse
 from pathlib import Path
 
 import requests
-from requests_oauth2client import BearerToken, DPoPToken, OAuth2Client
+from requests_oauth2client import BearerToken, DPoPKey, DPoPToken, OAuth2Client
 from requests_oauth2client.exceptions import InvalidGrant
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -72,6 +72,16 @@ def run(port):
         check(False, "refresh without a proof is refused", "accepted")
     except InvalidGrant:
         check(True, "refresh without a proof is refused (invalid_grant)")
+    # §10: the code of a request with dpop_jkt (sent by the library with dpop=True) needs a proof by that key.
+    request = client.authorization_request(scope="openid wopi", dpop=True)
+    parts = urllib.parse.urlsplit(str(request.uri))
+    response = request.validate_callback(Browser(port).walk(parts.path + "?" + parts.query, REDIRECT))
+    try:
+        client.authorization_code(response.code, dpop=True, dpop_key=DPoPKey.generate(), validate=False,
+                                  code_verifier=response.code_verifier, redirect_uri=REDIRECT)
+        check(False, "a code bound with dpop_jkt, redeemed with another key, is refused", "accepted")
+    except InvalidGrant:
+        check(True, "a code bound with dpop_jkt, redeemed with another key, is refused (invalid_grant)")
     # §7.2: the bound access token presented as a bearer token is refused.
     answer = requests.get(metadata["userinfo_endpoint"], auth=BearerToken(refreshed.access_token), timeout=10)
     check(answer.status_code == 401 and 'error="invalid_token"' in answer.headers.get("WWW-Authenticate", ""),

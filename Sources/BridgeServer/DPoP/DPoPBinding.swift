@@ -33,6 +33,14 @@ struct DPoPBinding: Sendable, Hashable {
         }
     }
 
+    /// A code requested with `dpop_jkt` is redeemed only with a proof by that key (§10.1: `invalid_grant`).
+    static func checkCode(_ code: AuthorizationCodeRecord, proof: VerifiedDPoPProof?) throws(OAuthError) {
+        guard let bound = code.dpopKeyThumbprint else { return }
+        guard let proof, ConstantTime.equal(bound.utf8, proof.thumbprint.utf8) else {
+            throw OAuthError(.invalidGrant, description: "the code is bound to a DPoP key (dpop_jkt): send a proof made with it")
+        }
+    }
+
     /// A token bound to a key is accepted only with a proof made with that key (§7.1 for resources; token exchange's
     /// subject token likewise).
     static func checkAccessToken(_ claims: AccessTokenClaims, proof: VerifiedDPoPProof?) -> Bool {

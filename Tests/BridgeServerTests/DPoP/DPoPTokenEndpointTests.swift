@@ -73,6 +73,24 @@ struct DPoPTokenEndpointTests {
         }
     }
 
+    /// RFC 9449 §10: a code requested with `dpop_jkt` is redeemed only with a proof by that key.
+    @Test func aCodeBoundWithDPoPJKTNeedsAProofByThatKey() async throws {
+        let bridge = try await TestBridge.makeForTokens()
+        let key = DPoPProofMaker()
+        let now = bridge.clock.now
+        try await bridge.app.makeApplication().test(.live) { client in
+            for (proof, status) in [
+                (nil, HTTPResponse.Status.badRequest), (DPoPProofMaker().proof(uri: Self.tokenURL, iat: now), .badRequest),
+                (key.proof(uri: Self.tokenURL, iat: now), .ok),
+            ] {
+                let (code, _) = try await bridge.issueCode(dpopKeyThumbprint: try Self.thumbprint(key))
+                let answer = try await client.redeem(code, headers: proof.map { [.dpop: $0] } ?? [:])
+                #expect(answer.status == status, "\(answer.json)")
+                if status != .ok { #expect(answer.error == "invalid_grant") }
+            }
+        }
+    }
+
     @Test func aConfidentialClientsRefreshTokenIsNotBound() async throws {
         let bridge = try await TestBridge.makeForTokens()
         let key = DPoPProofMaker()

@@ -40,7 +40,7 @@ struct AuthorizationCodeGrant: GrantHandler {
         }
         return try answer(
             redemption, access: access, refresh: refresh, redirectURI: redirectURI, codeVerifier: codeVerifier,
-            client: client, at: now)
+            client: client, proof: proof, at: now)
     }
 
     /// The checks on the consumed code and the signed answer, outside `exchange`: an async function's frame holds
@@ -49,7 +49,7 @@ struct AuthorizationCodeGrant: GrantHandler {
     @inline(never)
     func answer(
         _ redemption: CodeRedemption, access: AccessTokenDraft, refresh: SecretToken?, redirectURI: String?,
-        codeVerifier: String?, client: AuthenticatedClient, at now: Date
+        codeVerifier: String?, client: AuthenticatedClient, proof: VerifiedDPoPProof?, at now: Date
     ) throws(OAuthError) -> TokenResponse {
         let record: AuthorizationCodeRecord
         let grant: GrantRecord
@@ -64,6 +64,7 @@ struct AuthorizationCodeGrant: GrantHandler {
         try CheckCodeIssuedToClient.check(record, client: client)
         try CheckRedirectURIMatches.check(record, presented: redirectURI)
         try CheckPKCE.check(record, verifier: codeVerifier, client: client)
+        try DPoPBinding.checkCode(record, proof: proof)
         // No second look at the grant: were it revoked from now on (a concurrent replay), the tokens below would be
         // refused anyway, because every token's status is read through its grant.
         let signed = try unavailableOnFailure { try minter.signed(access, in: grant, scope: record.scope) }
