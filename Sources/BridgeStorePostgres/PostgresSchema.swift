@@ -249,7 +249,12 @@ enum PostgresSchema {
             """,
             "CREATE INDEX pushed_authorization_requests_by_expiry ON pushed_authorization_requests (expires_at)",
         ],
-        // 8: no statement finds codes or tokens by their grant (lookups go from the token to its grant, and grants are
+        // 8: DPoP's `dpop_jkt` (RFC 9449 §10) travels from the authorize request to its code, as `nonce` does.
+        [
+            "ALTER TABLE pending_authorizations ADD COLUMN dpop_jkt text",
+            "ALTER TABLE authorization_codes ADD COLUMN dpop_jkt text",
+        ],
+        // 9: no statement finds codes or tokens by their grant (lookups go from the token to its grant, and grants are
         // never deleted, so the cascades never search), yet every code flow wrote two of these indexes. Their foreign
         // keys stay (postgresql.org/docs/15/ddl-constraints.html §5.4.5: the referencing side needs no index).
         [

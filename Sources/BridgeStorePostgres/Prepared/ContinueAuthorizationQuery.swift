@@ -37,7 +37,7 @@ struct ContinueAuthorizationQuery: PreparedQuery {
     static let pendingColumns = [
         "digest", "client_id", "browser_digest", "csrf_digest", "payload", "created_at", "expires_at", "redirect_uri",
         "scope", "code_challenge", "code_challenge_method", "session_context", "consent", "sign_in_after",
-        "max_age_seconds", "nonce",
+        "max_age_seconds", "nonce", "dpop_jkt",
     ].map { "p.\($0)" }.joined(separator: ", ")
 
     static let sql = """
@@ -89,10 +89,10 @@ struct ContinueAuthorizationQuery: PreparedQuery {
         ),
         code AS (
             INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
+                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time, dpop_jkt)
             SELECT \(P.codeDigest), grant_row.id, taken.client_id, taken.redirect_uri, taken.code_challenge,
                 taken.code_challenge_method, taken.scope, \(P.now), \(P.codeExpiresAt),
-                taken.nonce, (SELECT s_created_at FROM ok)
+                taken.nonce, (SELECT s_created_at FROM ok), taken.dpop_jkt
             FROM grant_row, taken
             RETURNING digest
         )
