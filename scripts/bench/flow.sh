@@ -15,6 +15,7 @@
 #                       database, half the connections each (scale-out); their CPU per flow counts PostgreSQL's own
 #                       processes too (postmaster and every backend), reported beside SQLite
 #   PG_MAX_CONNECTIONS=n  the instances' pool size (store.postgres.maxConnections) in the PostgreSQL runs
+#   PG_DURABILITY=full  their store.postgres.durability (normal by default)
 #   FLOWS_ONLY=1        only the code flow (SQLite, and PostgreSQL with POSTGRES=1): no authlib peer, no bootstrap
 #   DPOP=1              also the flow with a DPoP proof (RFC 9449) on every token request, on the same SQLite server
 #                       right after the plain run: flows/s and CPU per flow with and without DPoP in one sitting
@@ -102,16 +103,19 @@ if [ "${POSTGRES:-0}" = 1 ]; then
   postmaster=$(head -1 "$(sed -n 's/^POSTGRES_TEST_DIR=//p' "$SIGNIN_BRIDGE_POSTGRES_STATE")/data/postmaster.pid")
   cluster_processes() { echo "$postmaster" $(pgrep -P "$postmaster"); }
   pg_instance() {  # port database-url issuer: starts an instance (its pid is appended to pids)
-    python3 - "$work" "$1" "$3" "${PG_MAX_CONNECTIONS:-}" <<'PY'
+    python3 - "$work" "$1" "$3" "${PG_MAX_CONNECTIONS:-}" "${PG_DURABILITY:-}" <<'PY'
 import sys
 sys.path.insert(0, "scripts/test")
 from pathlib import Path
 from flows.bridge import write_config
 directory = Path(sys.argv[1])
 config = write_config(directory, int(sys.argv[2]), keys=directory / "pg-keys.json", issuer=sys.argv[3])
-if sys.argv[4]:  # the pool size to try; the URL still comes from SIGNIN_BRIDGE_STORE_URL
+pool, durability = sys.argv[4], sys.argv[5]
+if pool or durability:  # the sample's store.postgres line with what to try (the URL comes from the environment)
     text = config.read_text().replace("  # postgres: {url:", "  postgres: {url:", 1)
-    config.write_text(text.replace("maxConnections: 10,", "maxConnections: %s," % sys.argv[4], 1))
+    text = text.replace("maxConnections: 10,", "maxConnections: %s," % (pool or 10), 1)
+    # Without PG_DURABILITY the line leaves it out, so builds from before the setting read it too.
+    config.write_text(text.replace(", durability: normal}", ", durability: %s}" % durability if durability else "}", 1))
 PY
     [ "${REQUEST_LOGS:-true}" = true ] || sed -i 's/^  requests: true /  requests: false/' "$work/bridge-$1.yaml"
     SIGNIN_BRIDGE_STORE_URL="$2" "$bin" serve --config "$work/bridge-$1.yaml" --port "$1" >"$work/pg-$1.log" 2>&1 &
