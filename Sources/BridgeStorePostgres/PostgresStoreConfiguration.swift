@@ -31,7 +31,7 @@ public struct PostgresStoreConfiguration: Sendable, Hashable {
     public init(
         host: String, port: Int = 5432, username: String, password: String? = nil, database: String,
         tls: TLSMode = .prefer, maxConnections: Int = 10, connectTimeout: Duration = .seconds(5),
-        durability: StoreDurability = .normal
+        durability: StoreDurability = .full
     ) {
         self.host = host
         self.port = port
@@ -53,7 +53,7 @@ public struct PostgresStoreConfiguration: Sendable, Hashable {
     /// Reads `postgres://` or `postgresql://` URLs. Percent-escapes in the user, password and database are decoded.
     public init(
         url: String, maxConnections: Int = 10, connectTimeout: Duration = .seconds(5),
-        durability: StoreDurability = .normal
+        durability: StoreDurability = .full
     ) throws {
         guard url.utf8.count <= 4096 else { throw URLError(reason: "longer than 4096 bytes") }
         guard let components = URLComponents(string: url) else { throw URLError(reason: "not a URL") }

@@ -30,13 +30,13 @@ struct StoreConfigurationTests {
         let postgres = try #require(configuration.store.postgres)
         #expect(postgres.url == "postgresql://u@h/d")
         #expect(postgres.maxConnections == 10 && postgres.connectTimeoutMilliseconds == 5000)
-        #expect(postgres.durability == "normal")
+        #expect(postgres.durability == "full")
     }
 
     @Test func postgresDurabilityIsReadAndOnlyNormalOrFullIsAccepted() throws {
-        let yaml = ConfigurationTests.base + "\nstore: {postgres: {url: postgres://u@h/d, durability: full}}\n"
+        let yaml = ConfigurationTests.base + "\nstore: {postgres: {url: postgres://u@h/d, durability: normal}}\n"
         let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml).configuration
-        #expect(configuration.store.postgres?.durability == "full")
+        #expect(configuration.store.postgres?.durability == "normal")
         let wrong = ConfigurationTests.base + "\nstore: {postgres: {url: postgres://u@h/d, durability: off}}\n"
         #expect(ConfigurationTests.problems(wrong).map(\.keyPath) == ["store.postgres.durability"])
     }

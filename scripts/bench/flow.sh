@@ -15,7 +15,7 @@
 #                       database, half the connections each (scale-out); their CPU per flow counts PostgreSQL's own
 #                       processes too (postmaster and every backend), reported beside SQLite
 #   PG_MAX_CONNECTIONS=n  the instances' pool size (store.postgres.maxConnections) in the PostgreSQL runs
-#   PG_DURABILITY=full  their store.postgres.durability (normal by default)
+#   PG_DURABILITY=normal  their store.postgres.durability (full by default)
 #   FLOWS_ONLY=1        only the code flow (SQLite, and PostgreSQL with POSTGRES=1): no authlib peer, no bootstrap
 #   DPOP=1              also the flow with a DPoP proof (RFC 9449) on every token request, on the same SQLite server
 #                       right after the plain run: flows/s and CPU per flow with and without DPoP in one sitting
@@ -115,7 +115,7 @@ if pool or durability:  # the sample's store.postgres line with what to try (the
     text = config.read_text().replace("  # postgres: {url:", "  postgres: {url:", 1)
     text = text.replace("maxConnections: 10,", "maxConnections: %s," % (pool or 10), 1)
     # Without PG_DURABILITY the line leaves it out, so builds from before the setting read it too.
-    config.write_text(text.replace(", durability: normal}", ", durability: %s}" % durability if durability else "}", 1))
+    config.write_text(text.replace(", durability: full}", ", durability: %s}" % durability if durability else "}", 1))
 PY
     [ "${REQUEST_LOGS:-true}" = true ] || sed -i 's/^  requests: true /  requests: false/' "$work/bridge-$1.yaml"
     SIGNIN_BRIDGE_STORE_URL="$2" "$bin" serve --config "$work/bridge-$1.yaml" --port "$1" >"$work/pg-$1.log" 2>&1 &
