@@ -9,17 +9,32 @@ import SignInProtocol
 struct AuthorizeEndpoint: Sendable {
     let environment: AuthorizeEnvironment
     let interaction: InteractionEndpoints
+    let pushed: PushedAuthorizationEndpoint
 
     func respond(_ input: BrowserRequest, logger: Logger) async throws -> BrowserAnswer {
         switch decide(input, logger: logger) {
         case .answer(let answer): return answer
         case .start(let pending): return try await start(pending, input, logger: logger)
+        case .takePushed(let requestURI, let clientID, let language):
+            switch try await pushed.take(requestURI: requestURI, clientID: clientID) {
+            case .failure(let error):
+                logger.info("authorize refused", metadata: ["error": .string(error.code.rawValue)])
+                return .errorPage(language, status: .badRequest, message: .errorLead, oauthError: error)
+            case .success(let parameters):
+                switch decide(parameters, input, pushed: true, logger: logger) {
+                case .answer(let answer): return answer
+                case .start(let pending): return try await start(pending, input, logger: logger)
+                case .takePushed: return .errorPage(language, status: .badRequest, message: .errorLead)
+                }
+            }
         }
     }
 
     enum Decision {
         case answer(BrowserAnswer)
         case start(PendingAuthorization)
+        /// RFC 9126 §4: the request is behind this `request_uri`.
+        case takePushed(requestURI: String, clientID: String?, language: PageLanguage)
     }
 
     /// The request's parameters through the checks, outside `respond`: an async function's frame holds every
@@ -43,9 +58,27 @@ struct AuthorizeEndpoint: Sendable {
                         oauthError: .invalidRequest(error.description)))
             }
         }
+        return decide(parameters, input, pushed: false, logger: logger)
+    }
+
+    /// `pushed`: the parameters were taken from a pushed request (RFC 9126 §4), which is never pushed again.
+    @inline(never)
+    func decide(_ parameters: FormParameters, _ input: BrowserRequest, pushed: Bool, logger: Logger) -> Decision {
         let language = PageLanguage.negotiate(
             culture: parameters.value(forCaseInsensitive: "rs"), acceptLanguage: input.acceptLanguage)
-
+        if !pushed {
+            if let requestURI = parameters["request_uri"] {
+                return .takePushed(requestURI: requestURI, clientID: parameters["client_id"], language: language)
+            }
+            if self.pushed.isRequired(for: parameters["client_id"]) {
+                // RFC 9126 §5: without a pushed request, the request is refused (a page: nothing is trusted yet).
+                logger.info("authorize refused", metadata: ["error": "invalid_request"])
+                return .answer(
+                    .errorPage(
+                        language, status: .badRequest, message: .errorLead,
+                        oauthError: .invalidRequest("this client must use pushed authorization requests (RFC 9126)")))
+            }
+        }
         switch environment.pipeline.evaluate(parameters) {
         case .showError(let error):
             logger.info("authorize refused", metadata: ["error": .string(error.code.rawValue)])
