@@ -30,7 +30,7 @@ struct CodeIssuance: Sendable {
             code: code.value, state: pending.request.state,
             scope: pending.appCallbackURI == nil ? nil : pending.scope, tokenEndpoint: client.tokenEndpointOverride,
             sessionContext: grant.sessionContext)
-        return response.redirectURL(to: pending.redirectURI)
+        return response.issued(by: environment.configuration.issuer).redirectURL(to: pending.redirectURI)
     }
 
     /// The user said no: `access_denied` to the client (RFC 6749 §4.1.2.1), with its state. Takes the parked request.
@@ -49,7 +49,7 @@ struct CodeIssuance: Sendable {
         logger.info(
             "authorization refused", metadata: ["client": .string(pending.clientID), "error": .string(error.code.rawValue)])
         let response = AuthorizationResponse.failure(error, state: pending.request.state)
-        return response.redirectURL(to: pending.redirectURI)
+        return response.issued(by: environment.configuration.issuer).redirectURL(to: pending.redirectURI)
     }
 
     /// An opaque value Office echoes in `X-WOPI-SessionContext`; recorded with the grant so the token endpoint and

@@ -21,6 +21,8 @@ struct AuthorizationServerMetadata: Encodable {
     // RFC 9126 §5.
     var pushed_authorization_request_endpoint: String
     var require_pushed_authorization_requests: Bool
+    /// RFC 9207 §3: every authorization response carries `iss` (`AuthorizationResponse.issued(by:)`).
+    var authorization_response_iss_parameter_supported = true
     // OpenID Connect Discovery 1.0 §3.
     var userinfo_endpoint: String
     var end_session_endpoint: String
