@@ -37,20 +37,20 @@ CHILD_PROCESS_SUITES = SignInBridgeCLITests|FetchCommandTests|AndroidManifestStr
 test: test-deps
 	bash scripts/test/postgres.sh run $(SWIFT) test --skip '$(CHILD_PROCESS_SUITES)'
 	bash scripts/test/postgres.sh run $(SWIFT) test --skip-build --no-parallel --filter '$(CHILD_PROCESS_SUITES)'
-	bash scripts/test/postgres.sh run sh -c 'python3 scripts/test/multi_instance.py --binary "$$0" && \
+	bash scripts/test/postgres.sh run sh -c '.build/venv-test/bin/python scripts/test/multi_instance.py --binary "$$0" && \
 		python3 scripts/test/outage.py --binary "$$0" --state "$$SIGNIN_BRIDGE_POSTGRES_STATE" && \
 		python3 scripts/test/crash_recovery.py --binary "$$0" --postgres && \
 		python3 scripts/test/key_rotation.py --binary "$$0"' \
 		"$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/crash_recovery.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
-	python3 scripts/test/hostile.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	.build/venv-test/bin/python scripts/test/hostile.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/bench_thresholds.py
 	python3 scripts/test/exchange_flow.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/upstream_broker.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	bash scripts/test/lint-cli.sh
 	python3 scripts/test/docs_commands_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	python3 scripts/test/docs_commands.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
-	python3 scripts/test/conform/fixture_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	.build/venv-test/bin/python scripts/test/conform/fixture_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/serve_test.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/third_party.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/conform/third_party.py --hardened --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
@@ -58,6 +58,7 @@ test: test-deps
 	.build/venv-test/bin/python scripts/test/oidc_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/oidc_idpyoidc.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/par_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	.build/venv-test/bin/python scripts/test/dpop_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	@$(MAKE) --no-print-directory e2e
 
 # Headless Chromium through the Office flow and the app-to-app provider flow; screenshots in artifacts/e2e/.

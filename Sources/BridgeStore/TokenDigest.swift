@@ -44,5 +44,16 @@ public struct SecretToken: Sendable, Hashable {
         self.value = key.withUnsafeBytes { Base64URL.encode($0) }
     }
 
+    private init(value: String) { self.value = value }
+
+    /// This secret, a `.` and `binding` (a DPoP key's thumbprint, RFC 9449 §5): the store keeps the digest of the
+    /// whole value, so the binding cannot be changed or dropped without the token becoming unknown.
+    public func bound(to binding: String) -> SecretToken { SecretToken(value: value + "." + binding) }
+
+    /// What follows the `.` of a `bound(to:)` value; nil for an unbound one (a plain secret has no `.`).
+    public static func binding(of value: String) -> Substring? {
+        value.lastIndex(of: ".").map { value[value.index(after: $0)...] }
+    }
+
     public var digest: TokenDigest { TokenDigest(of: value) }
 }

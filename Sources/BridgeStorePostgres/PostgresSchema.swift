@@ -249,5 +249,10 @@ enum PostgresSchema {
             """,
             "CREATE INDEX pushed_authorization_requests_by_expiry ON pushed_authorization_requests (expires_at)",
         ],
+        // 8: DPoP's `dpop_jkt` (RFC 9449 §10) travels from the authorize request to its code, as `nonce` does.
+        [
+            "ALTER TABLE pending_authorizations ADD COLUMN dpop_jkt text",
+            "ALTER TABLE authorization_codes ADD COLUMN dpop_jkt text",
+        ],
     ]
 }

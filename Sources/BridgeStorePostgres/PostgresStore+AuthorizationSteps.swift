@@ -97,10 +97,10 @@ extension PostgresStore {
             ),
             code AS (
                 INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                    code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
+                    code_challenge_method, scope, issued_at, expires_at, nonce, auth_time, dpop_jkt)
                 SELECT \(issue.codeDigest.hex), grant_row.id, taken.client_id, taken.redirect_uri, taken.code_challenge,
                     taken.code_challenge_method, taken.scope, \(nowMS), \(Milliseconds.from(issue.codeExpiresAt)),
-                    taken.nonce, (SELECT s_created_at FROM ok)
+                    taken.nonce, (SELECT s_created_at FROM ok), taken.dpop_jkt
                 FROM grant_row, taken
                 RETURNING digest
             )

@@ -15,12 +15,12 @@ extension PostgresStore {
             INSERT INTO pending_authorizations
                 (digest, client_id, browser_digest, csrf_digest, payload, created_at, expires_at, redirect_uri, scope,
                  code_challenge, code_challenge_method, session_context, consent, sign_in_after, max_age_seconds,
-                 nonce)
+                 nonce, dpop_jkt)
             VALUES (\(record.digest.hex), \(record.clientID), \(record.browserDigest.hex), \(record.csrfDigest.hex),
                 \(record.payload), \(Milliseconds.from(record.createdAt)), \(Milliseconds.from(record.expiresAt)),
                 \(terms.redirectURI), \(terms.scope), \(terms.codeChallenge), \(terms.codeChallengeMethod),
                 \(terms.sessionContext), \(terms.consent.rawValue), \(Milliseconds.from(terms.signInAfter)),
-                \(terms.maxAgeSeconds.map { Int64($0) }), \(terms.nonce))
+                \(terms.maxAgeSeconds.map { Int64($0) }), \(terms.nonce), \(terms.dpopKeyThumbprint))
             """
     }
 
@@ -60,7 +60,7 @@ extension PostgresStore {
                 sessionContext: try row.optionalText("session_context"), consent: consent,
                 signInAfter: try row.optionalDate("sign_in_after"),
                 maxAgeSeconds: try row.optionalInt64("max_age_seconds").map { Int($0) },
-                nonce: try row.optionalText("nonce")),
+                nonce: try row.optionalText("nonce"), dpopKeyThumbprint: try row.optionalText("dpop_jkt")),
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
     }
 }

@@ -16,10 +16,11 @@ extension PostgresStore {
             Subject("authorization code"),
             """
             INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
+                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time, dpop_jkt)
             VALUES (\(code.digest.hex), \(code.grantID.rawValue), \(code.clientID), \(code.redirectURI),
                 \(code.codeChallenge), \(code.codeChallengeMethod), \(code.scope), \(Milliseconds.from(code.issuedAt)),
-                \(Milliseconds.from(code.expiresAt)), \(code.nonce), \(Milliseconds.from(code.authTime)))
+                \(Milliseconds.from(code.expiresAt)), \(code.nonce), \(Milliseconds.from(code.authTime)),
+                \(code.dpopKeyThumbprint))
             """)
     }
 
@@ -36,10 +37,11 @@ extension PostgresStore {
                     \(Milliseconds.from(grant.createdAt)), \(Milliseconds.from(grant.revokedAt)))
                 RETURNING id)
             INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
+                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time, dpop_jkt)
             SELECT \(code.digest.hex), new_grant.id, \(code.clientID), \(code.redirectURI),
                 \(code.codeChallenge), \(code.codeChallengeMethod), \(code.scope), \(Milliseconds.from(code.issuedAt)),
-                \(Milliseconds.from(code.expiresAt)), \(code.nonce), \(Milliseconds.from(code.authTime))
+                \(Milliseconds.from(code.expiresAt)), \(code.nonce), \(Milliseconds.from(code.authTime)),
+                \(code.dpopKeyThumbprint)
             FROM new_grant
             """)
     }
@@ -76,7 +78,8 @@ extension PostgresStore {
                     redirectURI: try row.text("redirect_uri"), codeChallenge: try row.optionalText("code_challenge"),
                     codeChallengeMethod: try row.optionalText("code_challenge_method"), scope: try row.text("scope"),
                     issuedAt: try row.date("issued_at"), expiresAt: try row.date("expires_at"),
-                    nonce: try row.optionalText("nonce"), authTime: try row.optionalDate("auth_time")),
+                    nonce: try row.optionalText("nonce"), authTime: try row.optionalDate("auth_time"),
+                    dpopKeyThumbprint: try row.optionalText("dpop_jkt")),
                 grant)
         }
         // The order of the SQLite store: a replay first (even after expiry), then revocation, then expiry.

@@ -279,5 +279,10 @@ enum SQLiteSchema {
             """,
             "CREATE INDEX pushed_authorization_requests_by_expiry ON pushed_authorization_requests (expires_at)",
         ],
+        // 12: DPoP's `dpop_jkt` (RFC 9449 §10) travels from the authorize request to its code, as `nonce` does.
+        [
+            "ALTER TABLE pending_authorizations ADD COLUMN dpop_jkt TEXT",
+            "ALTER TABLE authorization_codes ADD COLUMN dpop_jkt TEXT",
+        ],
     ]
 }

@@ -28,8 +28,8 @@ extension SQLiteStore {
             INSERT INTO pending_authorizations
                 (digest, client_id, browser_digest, csrf_digest, payload, created_at, expires_at, redirect_uri, scope,
                  code_challenge, code_challenge_method, session_context, consent, sign_in_after, max_age_seconds,
-                 nonce)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 nonce, dpop_jkt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.digest.hex), .text(record.clientID), .text(record.browserDigest.hex),
@@ -38,6 +38,7 @@ extension SQLiteStore {
                 .optionalText(terms.codeChallenge), .optionalText(terms.codeChallengeMethod),
                 .optionalText(terms.sessionContext), .text(terms.consent.rawValue), .millis(terms.signInAfter),
                 terms.maxAgeSeconds.map { .integer($0) } ?? .null, .optionalText(terms.nonce),
+                .optionalText(terms.dpopKeyThumbprint),
             ])
     }
 
@@ -77,7 +78,7 @@ extension SQLiteStore {
                 consent: consent,
                 signInAfter: try row.optionalDate("sign_in_after"),
                 maxAgeSeconds: try row.optionalInt64("max_age_seconds").map { Int($0) },
-                nonce: try row.optionalText("nonce")),
+                nonce: try row.optionalText("nonce"), dpopKeyThumbprint: try row.optionalText("dpop_jkt")),
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
     }
 }

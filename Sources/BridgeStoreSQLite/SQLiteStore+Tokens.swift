@@ -97,13 +97,14 @@ extension SQLiteStore {
         try tx.query(
             """
             INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time, dpop_jkt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(code.digest.hex), .text(code.grantID.rawValue), .text(code.clientID), .text(code.redirectURI),
                 .optionalText(code.codeChallenge), .optionalText(code.codeChallengeMethod), .text(code.scope),
                 .millis(code.issuedAt), .millis(code.expiresAt), .optionalText(code.nonce), .millis(code.authTime),
+                .optionalText(code.dpopKeyThumbprint),
             ])
     }
 
@@ -160,7 +161,8 @@ extension SQLiteStore {
             redirectURI: try row.text("redirect_uri"), codeChallenge: try row.optionalText("code_challenge"),
             codeChallengeMethod: try row.optionalText("code_challenge_method"), scope: try row.text("scope"),
             issuedAt: try row.date("issued_at"), expiresAt: try row.date("expires_at"),
-            nonce: try row.optionalText("nonce"), authTime: try row.optionalDate("auth_time"))
+            nonce: try row.optionalText("nonce"), authTime: try row.optionalDate("auth_time"),
+            dpopKeyThumbprint: try row.optionalText("dpop_jkt"))
     }
 }
 

@@ -121,10 +121,12 @@ enum AppToAppContract {
             #expect(try await store.user(signInName: "ALICE@example.com") == alice)
             var pending = SignInContract.pending()
             pending.terms.nonce = "n-0S6_WzA2Mj"
+            // RFC 9449 §10: dpop_jkt rides along the same way.
+            pending.terms.dpopKeyThumbprint = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
             pending.terms.consent = .notNeeded
             pending.terms.signInAfter = nil
             try await store.savePendingAuthorization(pending)
-            #expect(try await store.pendingAuthorization(pending.digest, at: seconds(1))?.terms.nonce == "n-0S6_WzA2Mj")
+            #expect(try await store.pendingAuthorization(pending.digest, at: seconds(1))?.terms == pending.terms)
             let session = SessionRecord(digest: TokenDigest(of: "session"), userID: "alice", createdAt: seconds(5), expiresAt: seconds(900))
             try await store.createSession(session)
             let issue = CodeIssue(codeDigest: TokenDigest(of: "code"), codeExpiresAt: seconds(70))
@@ -134,12 +136,26 @@ enum AppToAppContract {
                 Issue.record("not issued: \(continuation)"); return
             }
             #expect(code.nonce == "n-0S6_WzA2Mj")
+            #expect(code.dpopKeyThumbprint == pending.terms.dpopKeyThumbprint)
             #expect(code.authTime == seconds(5))
             guard case .redeemed(let redeemed, _) = try await store.redeemAuthorizationCode(
                 TokenDigest(of: "code"), at: seconds(11), issuing: nil, sessionContext: nil)
             else { Issue.record("not redeemed"); return }
             #expect(redeemed.nonce == "n-0S6_WzA2Mj")
+            #expect(redeemed.dpopKeyThumbprint == pending.terms.dpopKeyThumbprint)
             #expect(redeemed.authTime == seconds(5))
+            // The signed-in start (`startAuthorization`) issues its code with them too.
+            var started = SignInContract.pending(id: "interaction-2")
+            started.terms = pending.terms
+            let again = CodeIssue(codeDigest: TokenDigest(of: "code-2"), codeExpiresAt: seconds(70))
+            guard case .issued(_, let startedCode, _) = try await store.startAuthorization(
+                started, session: session.digest, issue: again, park: true, at: seconds(12))
+            else { Issue.record("not issued at start"); return }
+            #expect(startedCode.dpopKeyThumbprint == pending.terms.dpopKeyThumbprint)
+            guard case .redeemed(let redeemedAgain, _) = try await store.redeemAuthorizationCode(
+                TokenDigest(of: "code-2"), at: seconds(13), issuing: nil, sessionContext: nil)
+            else { Issue.record("not redeemed at start"); return }
+            #expect(redeemedAgain.dpopKeyThumbprint == pending.terms.dpopKeyThumbprint)
         }
     }
 

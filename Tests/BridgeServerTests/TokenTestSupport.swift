@@ -54,7 +54,8 @@ extension TestBridge {
     /// An authorization code as the authorize endpoint stores one: its own grant, 60 s lifetime by default.
     func issueCode(
         client: String = "office", redirectURI: String = TokenTestClients.officeRedirect,
-        verifier: PKCE.Verifier? = nil, scope: String = "wopi", lifetime: TimeInterval = 60, user: String = "alice"
+        verifier: PKCE.Verifier? = nil, scope: String = "wopi", lifetime: TimeInterval = 60, user: String = "alice",
+        dpopKeyThumbprint: String? = nil
     ) async throws -> (code: String, grant: GrantRecord) {
         let grant = GrantRecord(userID: user, clientID: client, scope: scope, createdAt: clock.now)
         try await store.createGrant(grant)
@@ -64,7 +65,7 @@ extension TestBridge {
             AuthorizationCodeRecord(
                 digest: code.digest, grantID: grant.id, clientID: client, redirectURI: redirectURI,
                 codeChallenge: challenge?.value, codeChallengeMethod: challenge?.method.rawValue, scope: scope,
-                issuedAt: clock.now, expiresAt: clock.now.addingTimeInterval(lifetime)))
+                issuedAt: clock.now, expiresAt: clock.now.addingTimeInterval(lifetime), dpopKeyThumbprint: dpopKeyThumbprint))
         return (code.value, grant)
     }
 }

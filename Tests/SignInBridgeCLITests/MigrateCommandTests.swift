@@ -22,7 +22,7 @@ struct MigrateCommandTests {
         }
         let first = try CLIRunner.run("migrate", "--config", config)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("/\(database): 7 migration(s) applied"))
+        #expect(first.stdout.contains("/\(database): 8 migration(s) applied"))
         let second = try CLIRunner.run("migrate", "--config", config)
         #expect(second.status == 0)
         #expect(second.stdout.contains("/\(database): 0 migration(s) applied"))

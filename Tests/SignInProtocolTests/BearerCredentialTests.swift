@@ -25,6 +25,20 @@ struct BearerCredentialTests {
         #expect(BearerCredential(authorization: header, maxBytes: 100) == nil)
     }
 
+    /// RFC 9449 §7.1: the `DPoP` scheme, only where asked for, and without Office's colon form.
+    @Test func readsTheDPoPSchemeWhenAskedTo() {
+        #expect(BearerCredential(authorization: "DPoP abc", maxBytes: 100, scheme: .dpop)?.token == "abc")
+        #expect(BearerCredential(authorization: "dpop  abc ", maxBytes: 100, scheme: .dpop)?.token == "abc")
+        #expect(BearerCredential(authorization: "DPoP abc", maxBytes: 100) == nil)
+        #expect(BearerCredential(authorization: "Bearer abc", maxBytes: 100, scheme: .dpop) == nil)
+        #expect(BearerCredential(authorization: "DPoP: abc", maxBytes: 100, scheme: .dpop) == nil)
+        #expect(BearerCredential(authorization: "DPoPabc", maxBytes: 100, scheme: .dpop) == nil)
+        #expect(BearerTokenPresentation(authorization: "DPoP abc", formToken: nil, maxHeaderBytes: 100) == .none)
+        #expect(
+            BearerTokenPresentation(authorization: "DPoP abc", formToken: nil, maxHeaderBytes: 100, acceptsDPoP: true)
+                == .token("abc", in: .dpopHeader))
+    }
+
     @Test func refusesAHeaderOverTheLimit() {
         let token = String(repeating: "a", count: 93)
         #expect(BearerCredential(authorization: "Bearer " + token, maxBytes: 100)?.token == token)

@@ -14,6 +14,8 @@
 #                       scripts/test/postgres.sh), half the connections each, reported beside SQLite
 #                       and their CPU per flow with PostgreSQL's own processes (postmaster and every backend)
 #   FLOWS_ONLY=1        only the code flow (SQLite, and PostgreSQL with POSTGRES=1): no authlib peer, no bootstrap
+#   DPOP=1              also the flow with a DPoP proof (RFC 9449) on every token request, on the same SQLite server
+#                       right after the plain run: flows/s and CPU per flow with and without DPoP in one sitting
 #   PROFILE_DIR=dir     after each measured SignInBridge run, one more with perf attached: top functions in dir/*.txt
 #   RESULTS=file        also write the figures as key=value lines (scripts/bench/all.sh reads them)
 set -euo pipefail
@@ -70,6 +72,18 @@ if [ -n "${PROFILE_DIR:-}" ]; then   # a second, unmeasured run with perf attach
   bash scripts/bench/profile-top.sh "$bridge_pid" "$DURATION" "$PROFILE_DIR/flow.txt" &
   flow_run "http://127.0.0.1:$BRIDGE_PORT" "$cookie" "$work/wrk-profile"
   wait $!
+fi
+
+if [ "${DPOP:-0}" = 1 ]; then
+  echo "== SignInBridge, the same flow with a DPoP proof on every token request"
+  bash scripts/test/python-venv.sh   # the proofs are signed with the test venv's cryptography
+  # One proof per token request, each good once: more than the plain run's flows, with room to spare.
+  proof_count=$(( $(flows "$work/wrk-bridge") * 2 + 1000 ))
+  .build/venv-test/bin/python scripts/bench/token/dpop_proofs.py "http://127.0.0.1:$BRIDGE_PORT/oauth2/token" "$proof_count" > "$work/proofs"
+  cpu_before=$(cpu_ticks "$bridge_pid")
+  wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "http://127.0.0.1:$BRIDGE_PORT" \
+    -- "$cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" "$work/proofs" 2 > "$work/wrk-dpop"
+  dpop_cpu=$(( $(cpu_ticks "$bridge_pid") - cpu_before ))
 fi
 
 if [ "${POSTGRES:-0}" = 1 ]; then
@@ -192,6 +206,11 @@ if [ "${FLOWS_ONLY:-0}" != 1 ]; then
 fi
 awk -v a="$before" -v b="$after" -v f="$bridge_flows" 'BEGIN { printf "store round trips per flow: %.2f (%d round trips, %d flows)\n", (b - a) / f, b - a, f }'
 echo "server CPU per completed flow (/proc, user + system): SignInBridge $(per_unit_us "$bridge_cpu" "$bridge_flows") us${peer_flows:+, authlib peer (all workers) $(per_unit_us "$peer_cpu" "$peer_flows") us}"
+if [ "${DPOP:-0}" = 1 ]; then
+  dpop_flows=$(flows "$work/wrk-dpop")
+  printf '%-46s %10s %10s %10s\n' "SignInBridge, SQLite, DPoP proof per token" "$(awk -v f="$dpop_flows" -v d="$DURATION" 'BEGIN{printf "%.0f", f/d}')" "$(p99 "$work/wrk-dpop")" "$(flow_errors "$work/wrk-dpop")"
+  echo "server CPU per completed flow with DPoP (/proc): $(per_unit_us "$dpop_cpu" "$dpop_flows") us, without: $(per_unit_us "$bridge_cpu" "$bridge_flows") us"
+fi
 if [ "${POSTGRES:-0}" = 1 ]; then
   pg_flows=$(( $(flows "$work/wrk-pg-a") + $(flows "$work/wrk-pg-b") ))
   pg_errors=$(( $(flow_errors "$work/wrk-pg-a") + $(flow_errors "$work/wrk-pg-b") ))

@@ -18,7 +18,9 @@ bin=${SIGNIN_BRIDGE:-.build/release/signin-bridge}
 output=$(mktemp /tmp/signin-bridge-hostile.XXXXXX)
 trap 'rm -f "$output"' EXIT
 status=0
-python3 scripts/test/hostile.py --binary "$bin" | tee "$output" || status=$?
+# The venv's Python: its DPoP cases sign proofs with `cryptography` (scripts/test/requirements.txt).
+bash scripts/test/python-venv.sh
+.build/venv-test/bin/python scripts/test/hostile.py --binary "$bin" | tee "$output" || status=$?
 summary=$(grep -E '^hostile: [0-9]+ passed, [0-9]+ failed' "$output" | tail -1)
 [ -n "$summary" ] || { echo "hostile.py printed no summary" >&2; exit 1; }
 if [ -n "${RESULTS:-}" ]; then

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Hostile HTTP input against a running `signin-bridge serve` over raw sockets: malformed and oversized request
 lines and headers, invalid UTF-8 and percent-encoding, duplicate and empty parameters, content types the endpoints
-do not take, CRLF in parameters, a huge `state`, forged and `alg: none` JWTs, WopiSrc path tricks and a client that
-dribbles its request. Every answer must be a 4xx (or the endpoint's documented 401/302), never a 5xx, never a
-redirect to a URI the client did not register, and nothing secret may appear in a response or in the server's log.
+do not take, CRLF in parameters, a huge `state`, forged and `alg: none` JWTs, DPoP proofs wrong in one member each
+(hostile_dpop.py), WopiSrc path tricks and a client that dribbles its request. Every answer must be a 4xx (or the
+endpoint's documented 401/302), never a 5xx, never a redirect to a URI the client did not register, and nothing
+secret may appear in a response or in the server's log. Runs with the test venv's Python (DPoP proofs need
+`cryptography`).
 
 Usage: hostile.py --binary .build/debug/signin-bridge        Prints "hostile: N passed, M failed"; exit 1 on a failure.
 """
@@ -21,11 +23,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "flows"))
 import bridge  # noqa: E402
+import hostile_dpop  # noqa: E402
 
 REGISTERED = ("https://localhost", "com.example.partner:/oauth2redirect")
 IDLE_TIMEOUT = 3  # seconds, set in the config below
 OAUTH_ERRORS = {"invalid_request", "invalid_client", "invalid_grant", "unauthorized_client",
-                "unsupported_grant_type", "invalid_scope", "invalid_token", "unsupported_token_type"}
+                "unsupported_grant_type", "invalid_scope", "invalid_token", "unsupported_token_type",
+                "invalid_dpop_proof", "use_dpop_nonce"}
 # RFC 6749 §5.2 / §4.1.2.1: error_description is %x20-21 / %x23-5B / %x5D-7E.
 DESCRIPTION_CHARSET = re.compile(r'^[\x20\x21\x23-\x5B\x5D-\x7E]*$')
 
@@ -133,7 +137,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         port = bridge.free_port()
-        config = bridge.write_config(directory, port)
+        # Nonces required, so that the DPoP cases (hostile_dpop.py) can send missing and stale ones.
+        config = bridge.write_config(directory, port, extra="\ndpop:\n  requireNonce: true\n")
         config.write_text(config.read_text().replace("idleTimeoutSeconds: 60", f"idleTimeoutSeconds: {IDLE_TIMEOUT}"))
         log = directory / "server.log"
         server = bridge.Server(args.binary, config, port, log).start()
@@ -289,6 +294,8 @@ def main():
                          {"Authorization": f"Bearer {access_token}"}), {400}, oauth_json=True)
                 results.check(f"exchange, good token, {what}: no Basic challenge",
                               not any(c.lower().startswith("basic") for c in headers.get("www-authenticate", [])), headers)
+
+            secrets_seen += hostile_dpop.run(port, expect, get, post, results)
 
             # WopiSrc path tricks for GET_NEW_ACCESS_TOKEN: only the host's own WOPI prefixes are served.
             wopi = f"http://127.0.0.1:{port}/wopi/files/"

@@ -6,7 +6,9 @@ balancer: one issuer, one signing key file, one database. Checks over real socke
   refused at both (RFC 9700 §4.2.4);
 - a refresh token rotated at A and presented again at B is a replay: the grant is revoked at both;
 - a token revoked at A is refused at B's bootstrapper at the next request, and by B's introspection within
-  tokens.statusCacheMilliseconds.
+  tokens.statusCacheMilliseconds;
+- DPoP (RFC 9449): a nonce minted by A is accepted by B (one secret in the shared key file), and a proof used at one
+  instance is refused at the other (the store's replay step).
 Needs SIGNIN_BRIDGE_TEST_POSTGRES_URL (scripts/test/postgres.sh starts a cluster); without it the run fails.
 Ends with the line "N passed, N failed"; exits 1 on any failure.
 """
@@ -22,8 +24,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from flows.bridge import (Browser, Server, basic, bootstrap, free_port, redeem, refresh, request,  # noqa: E402
-                          write_config)
+from flows.bridge import (Browser, Server, basic, bootstrap, free_port, pkce_pair, redeem, refresh,  # noqa: E402
+                          request, write_config)
+from flows import dpop  # noqa: E402
 
 from flows.tally import check, tally  # noqa: E402
 
@@ -50,6 +53,39 @@ def introspect_active(port, token):
     return status == 200 and json.loads(body).get("active") is True
 
 
+def dpop_token(port, code, verifier, proof):
+    """partner-app's code redeemed at `port` with `proof`: (status, DPoP-Nonce, error)."""
+    import json
+    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": "com.example.partner:/oauth2redirect",
+            "client_id": "partner-app", "code_verifier": verifier}
+    status, headers, body = request("127.0.0.1", port, "POST", "/oauth2/token", urllib.parse.urlencode(form),
+                                    {"Content-Type": "application/x-www-form-urlencoded", "DPoP": proof})
+    return status, headers.get("dpop-nonce"), json.loads(body).get("error")
+
+
+def check_dpop(browser, port_a, port_b, token_url):
+    key = dpop.Key()
+
+    def partner_code():
+        verifier, challenge = pkce_pair()
+        code = browser.authorize(client_id="partner-app", redirect_uri="com.example.partner:/oauth2redirect",
+                                 challenge=challenge)["code"]
+        return code, verifier
+
+    code, verifier = partner_code()
+    status, nonce, error = dpop_token(port_a, code, verifier, key.proof("POST", token_url))
+    check(status == 400 and error == "use_dpop_nonce" and nonce, f"A asks for a DPoP nonce ({status} {error})")
+    # Each proof is first used at one instance (200, with the nonce the other minted), then replayed at the other.
+    for (first, first_port), (then, then_port) in ((("B", port_b), ("A", port_a)), (("A", port_a), ("B", port_b))):
+        code, verifier = partner_code()
+        proof = key.proof("POST", token_url, nonce=nonce)
+        status, _, error = dpop_token(first_port, code, verifier, proof)
+        check(status == 200, f"{first} accepts a proof with A's nonce ({status} {error})")
+        code, verifier = partner_code()
+        status, _, error = dpop_token(then_port, code, verifier, proof)
+        check(status == 400 and error == "invalid_dpop_proof", f"the proof used at {first} is refused at {then} ({status} {error})")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -70,7 +106,7 @@ def main():
     try:
         for port in (port_a, port_b):
             # One issuer for both, as behind a load balancer.
-            config = write_config(directory, port, keys=keys, issuer=issuer)
+            config = write_config(directory, port, keys=keys, issuer=issuer, extra="\ndpop:\n  requireNonce: true\n")
             servers.append(Server(arguments.binary, config, port, directory / f"server-{port}.log",
                                   env=environment).start())
         browser = Browser(port_a)
@@ -114,6 +150,8 @@ def main():
         while introspect_active(port_b, token) and time.monotonic() < deadline:
             time.sleep(0.05)
         check(not introspect_active(port_b, token), "B's introspection reports it inactive within the status cache time")
+
+        check_dpop(browser, port_a, port_b, issuer + "/oauth2/token")
     finally:
         for server in servers:
             server.stop()

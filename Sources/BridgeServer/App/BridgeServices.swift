@@ -17,6 +17,8 @@ struct BridgeServices: Sendable {
     let accessTokens: AccessTokenIssuer
     let idTokens: IDTokenIssuer
     let bearer: BearerTokenCheck
+    /// DPoP proofs (RFC 9449): checks, the replay step, nonces; for the token endpoint and the resources.
+    let dpop: DPoPProofs
     /// The one reader of request bodies, within `limits.maxBodyBytes`.
     let bodies: RequestBodyReader
     /// What the authorize endpoint, the sign-in pages and the browser-facing endpoints share.
@@ -63,7 +65,9 @@ struct BridgeServices: Sendable {
             keys: keys, store: store, issuer: configuration.issuer,
             lifetime: TimeInterval(tokens.accessTokenLifetimeSeconds))
         idTokens = IDTokenIssuer(configuration: configuration, keys: keys)
-        bearer = BearerTokenCheck(verifier: accessTokenVerifier, maxHeaderBytes: configuration.limits.maxHeaderValueBytes)
+        dpop = DPoPProofs(requireNonce: configuration.dpop.requireNonce, secret: keys.dpopNonceSecret, store: store)
+        bearer = BearerTokenCheck(
+            verifier: accessTokenVerifier, maxHeaderBytes: configuration.limits.maxHeaderValueBytes, dpop: dpop)
         bodies = RequestBodyReader(configuration)
         authorizeEnvironment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
         upstreams = UpstreamProviders(configuration: configuration)
@@ -75,7 +79,7 @@ struct BridgeServices: Sendable {
             authenticator: clients, store: store, accessTokens: accessTokens,
             refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil,
             refreshReuseGrace: TimeInterval(tokens.refreshReuseGraceSeconds), idTokens: idTokens,
-            verifier: accessTokenVerifier, merchants: merchants, now: now)
+            verifier: accessTokenVerifier, merchants: merchants, dpop: dpop, now: now)
         revocation = RevocationEndpoint(authenticator: clients, verifier: accessTokenVerifier, store: store, now: now)
         introspection = IntrospectionEndpoint(
             authenticator: clients, verifier: accessTokenVerifier, store: store, issuer: configuration.issuer, now: now)

@@ -20,6 +20,8 @@ struct PendingAuthorization: Sendable, Codable, Hashable {
     var nonce: String?
     /// `app_callback_uri` of a `requested_flow=app_to_app` request (`CheckAppToApp`).
     var appCallbackURI: String?
+    /// DPoP `dpop_jkt` (RFC 9449 §10): the code is redeemed only with a proof by the key of this thumbprint.
+    var dpopKeyThumbprint: String?
 
     init(_ draft: AuthorizationDraft, language: PageLanguage) {
         clientID = draft.client.id
@@ -33,6 +35,7 @@ struct PendingAuthorization: Sendable, Codable, Hashable {
         maxAge = draft.maxAge
         nonce = draft.nonce
         appCallbackURI = draft.appCallbackURI
+        dpopKeyThumbprint = draft.request.additionalParameters["dpop_jkt"].nonEmpty
     }
 
     /// `prompt=none`: answer with a code or an error, never with a page.
@@ -51,7 +54,8 @@ struct PendingAuthorization: Sendable, Codable, Hashable {
         return AuthorizationTerms(
             redirectURI: redirectURI, scope: scope, codeChallenge: codeChallenge, codeChallengeMethod: codeChallengeMethod,
             sessionContext: client.sessionContext ? CodeIssuance.newSessionContext() : nil, consent: consent,
-            signInAfter: freshSignIn ? requestedAt : nil, maxAgeSeconds: maxAge, nonce: nonce)
+            signInAfter: freshSignIn ? requestedAt : nil, maxAgeSeconds: maxAge, nonce: nonce,
+            dpopKeyThumbprint: dpopKeyThumbprint)
     }
 
     var scopes: [String] { scope.split(separator: " ").map(String.init) }

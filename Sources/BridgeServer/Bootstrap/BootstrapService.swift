@@ -122,7 +122,9 @@ struct BootstrapService: Sendable {
 
     /// The grant and user of an active token, when they are the ones its claims name.
     static func accepted(_ status: BootstrapStatus, for claims: AccessTokenClaims) -> (GrantRecord, UserRecord)? {
-        guard case .active(let grant, let user) = status, grant.subject == claims.sub.value, grant.clientID == claims.client_id
+        // A DPoP-bound token presented as a bearer token is refused (RFC 9449 §7.2); Office sends bearer tokens only.
+        guard claims.cnf == nil, case .active(let grant, let user) = status, grant.subject == claims.sub.value,
+            grant.clientID == claims.client_id
         else { return nil }
         return (grant, user)
     }

@@ -23,6 +23,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public var users: [User]
     public var upstreams: [Upstream]
     public var broker: Broker
+    public var dpop: DPoP
     /// Apps receiving sign-in at https redirects on this host (`PartnerApp`); nil or empty: no association files.
     public var partnerApps: [PartnerApp]?
 
@@ -236,6 +237,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var appToAppApprovers: [String]?
         /// `RS256` (the default, OpenID Connect Dynamic Client Registration §2) or `ES256`.
         public var idTokenSignedResponseAlg: IDTokenAlgorithm
+        /// Token requests without a DPoP proof are refused (RFC 9449 §5), so every token the client gets is bound.
+        public var requireDPoP: Bool
 
         /// Not a schema default: it follows from another key.
         public var displayName: String { name ?? id }
@@ -285,6 +288,12 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var email: String
         public var emailVerified: String
         public var phoneNumber: String
+    }
+
+    /// Sender-constrained tokens (RFC 9449).
+    public struct DPoP: Sendable, Codable, Hashable {
+        /// Every proof must carry a nonce from `DPoP-Nonce` (§8, §9); off: freshness is the `iat` window alone.
+        public var requireNonce: Bool
     }
 
     /// The session broker for native apps (`/auth/{provider}/login`, `/auth/{provider}/session`).

@@ -20,11 +20,14 @@ enum DPoPRefusal: Error, Sendable, Hashable {
     /// `use_dpop_nonce` (§8, §9): the server wants a nonce, or the one sent is no longer good; `nonce` is the one to
     /// retry with, sent in `DPoP-Nonce`.
     case nonceRequired(nonce: String)
+    /// The replay check could not ask the store: 503, never a pass.
+    case storeUnavailable
 
     var oauthError: OAuthError {
         switch self {
         case .invalidProof(let problem): problem.oauthError
         case .nonceRequired: OAuthError(.useDPoPNonce, description: "retry with the nonce in the DPoP-Nonce header (RFC 9449 section 8)")
+        case .storeUnavailable: .storeUnavailable
         }
     }
 }

@@ -31,7 +31,8 @@ struct ExchangeEndpoint: Sendable {
             throw .request(error.oauthError)
         }
         let time = now()
-        let user = try await bearer.verified(authorization: request.authorization, formToken: form["oauth_token"], at: time)
+        let user = try await bearer.verified(
+            authorization: request.authorization, formToken: form["oauth_token"], dpop: request.dpop, at: time)
         guard !user.grant.userID.isEmpty else {
             throw .invalidToken("the access token has no user (client_credentials)")
         }

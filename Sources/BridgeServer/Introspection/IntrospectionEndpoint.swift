@@ -14,6 +14,8 @@ struct IntrospectionResponse: Encodable, Equatable {
     var aud: String?
     var iss: String?
     var jti: String?
+    /// RFC 9449 §6.2: the key a DPoP-bound token is bound to.
+    var cnf: AccessTokenClaims.Confirmation?
 
     static let inactive = IntrospectionResponse(active: false)
 }
@@ -37,9 +39,10 @@ struct IntrospectionEndpoint: Sendable {
         case .accessToken(let jwt):
             guard let verified = try await verifier.activeToken(jwt, of: client.id, at: time) else { return .inactive }
             return IntrospectionResponse(
-                active: true, scope: verified.claims.scope, client_id: verified.grant.clientID, token_type: "Bearer",
+                active: true, scope: verified.claims.scope, client_id: verified.grant.clientID,
+                token_type: verified.claims.tokenType,
                 exp: Int(verified.record.expiresAt.timeIntervalSince1970), iat: Int(verified.record.issuedAt.timeIntervalSince1970),
-                sub: verified.grant.subject, aud: issuer, iss: issuer, jti: verified.record.tokenID)
+                sub: verified.grant.subject, aud: issuer, iss: issuer, jti: verified.record.tokenID, cnf: verified.claims.cnf)
         case .refreshToken(let value):
             let status = try await storeCall { try await store.refreshTokenStatus(TokenDigest(of: value), at: time) }
             guard case .active(let record, let grant) = status, record.clientID == client.id else { return .inactive }

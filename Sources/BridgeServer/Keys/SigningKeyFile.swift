@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import JWTKit
+import SignInProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -32,10 +33,15 @@ public enum SigningKeyFile {
             var previousSince: String?
         }
         var keys: [Entry]
+        /// base64url of 32 random bytes: the secret of the stateless DPoP nonces (`DPoPNonces`). Kept here so that
+        /// every instance sharing the key file accepts every other's nonces; rotation leaves it as it is.
+        var dpopNonceSecret: String?
 
         static let algorithms = ["ES256", "RS256"]
 
         var hasEveryKind: Bool { Self.algorithms.allSatisfy { alg in keys.contains { $0.alg == alg } } }
+        /// A key of each kind and the nonce secret: nothing to add.
+        var isComplete: Bool { hasEveryKind && dpopNonceSecret.flatMap(Base64URL.decode)?.count == 32 }
 
         /// The written status, or for a file without statuses: the first key of its algorithm is current, the rest
         /// previous (the server signed with the first and published all).
@@ -68,16 +74,19 @@ public enum SigningKeyFile {
         // A complete file is only read, so a key file mounted read-only works.
         if FileManager.default.fileExists(atPath: path) {
             let contents = try read(path: path)
-            if contents.hasEveryKind { return (contents, false) }
+            if contents.isComplete { return (contents, false) }
         }
         let lock = try FileLock(path: path + ".lock")
         defer { lock.release() }
         var contents = Contents(keys: [])
         if FileManager.default.fileExists(atPath: path) { contents = try read(path: path) }
-        guard !contents.hasEveryKind else { return (contents, false) }
+        guard !contents.isComplete else { return (contents, false) }
         do {
             for alg in Contents.algorithms where !contents.keys.contains(where: { $0.alg == alg }) {
                 contents.keys.append(try newEntry(alg: alg, status: .current, at: Date()))
+            }
+            if contents.dpopNonceSecret.flatMap(Base64URL.decode)?.count != 32 {
+                contents.dpopNonceSecret = SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode($0) }
             }
             try write(contents, to: path)
         } catch {
@@ -177,7 +186,8 @@ public enum SigningKeyFile {
         guard !keys.isEmpty else { throw problem("the key file \(path) has no ES256 key") }
         guard !rsaKeys.isEmpty else { throw problem("the key file \(path) has no RS256 key") }
         do {
-            return try await SigningKeySet(keys: keys, rsaKeys: rsaKeys)
+            let secret = contents.dpopNonceSecret.flatMap(Base64URL.decode).map { SymmetricKey(data: $0) }
+            return try await SigningKeySet(keys: keys, rsaKeys: rsaKeys, dpopNonceSecret: secret ?? SymmetricKey(size: .bits256))
         } catch {
             throw problem("the keys of \(path) cannot be used: \(error)")
         }

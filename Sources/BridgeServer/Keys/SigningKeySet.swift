@@ -89,8 +89,13 @@ public struct SigningKeySet: Sendable {
     public var signingKey: Key { snapshot.keys[0] }
     public var rsaSigningKey: RSAKey { snapshot.rsaKeys[0] }
 
-    init(keys: [Key], rsaKeys: [RSAKey]) async throws {
+    /// The secret of the stateless DPoP nonces (`DPoPNonces`), read from the key file once: a rotation does not
+    /// change it, so nonces handed out before a rotation stay good.
+    let dpopNonceSecret: SymmetricKey
+
+    init(keys: [Key], rsaKeys: [RSAKey], dpopNonceSecret: SymmetricKey = SymmetricKey(size: .bits256)) async throws {
         shared = NIOLockedValueBox(try await Snapshot(keys: keys, rsaKeys: rsaKeys))
+        self.dpopNonceSecret = dpopNonceSecret
     }
 
     /// Makes every copy of this set use `other`'s keys from now on.

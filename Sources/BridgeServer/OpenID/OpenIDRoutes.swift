@@ -17,6 +17,8 @@ extension IDTokenIssuer {
 struct OpenIDRoutes: Sendable {
     let userInfo: UserInfoEndpoint
     let challenge: BearerChallenge
+    /// UserInfo takes DPoP tokens too (RFC 9449 §7), so its challenges name both schemes.
+    let userInfoChallenge: BearerChallenge
     let endSession: EndSessionEndpoint
     let appToApp: AppToAppEndpoints
     let sessionCodes: SessionCodeEndpoint
@@ -24,10 +26,13 @@ struct OpenIDRoutes: Sendable {
     let bodies: RequestBodyReader
     let cookies: BrowserCookies
     let pages: PageRenderer
+    let configuration: BridgeConfiguration
 
     init(services: BridgeServices) {
         userInfo = services.userInfo
         challenge = BearerChallenge(realm: services.configuration.issuer)
+        userInfoChallenge = BearerChallenge(realm: services.configuration.issuer, acceptsDPoP: true)
+        configuration = services.configuration
         endSession = services.endSession
         appToApp = services.appToApp
         sessionCodes = services.sessionCodes
@@ -41,10 +46,12 @@ struct OpenIDRoutes: Sendable {
         for method in [HTTPRequest.Method.get, .post] {
             router.on(RouterPath(UserInfoEndpoint.path), method: method) { request, _ in
                 do throws(BearerRefusal) {
-                    let claims = try await self.userInfo.claims(authorization: request.headers[.authorization])
+                    let claims = try await self.userInfo.claims(
+                        authorization: request.headers[.authorization],
+                        dpop: DPoPPresentation(request, configuration: self.configuration))
                     return OAuthHTTPResponse.json(JSONBody.bytes(claims))
                 } catch {
-                    return self.challenge.response(error)
+                    return self.userInfoChallenge.response(error)
                 }
             }
         }

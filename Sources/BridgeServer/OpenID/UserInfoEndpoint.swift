@@ -13,9 +13,10 @@ struct UserInfoEndpoint: Sendable {
     let store: any UserStore
     let now: @Sendable () -> Date
 
-    /// The claims the token's scope releases, or the RFC 6750 refusal.
-    func claims(authorization: String?) async throws(BearerRefusal) -> [String: String] {
-        let verified = try await bearer.verified(authorization: authorization, at: now())
+    /// The claims the token's scope releases, or the RFC 6750 refusal; `dpop`: the request's DPoP fields, since a
+    /// DPoP-bound token is accepted here (RFC 9449 §7).
+    func claims(authorization: String?, dpop: DPoPPresentation) async throws(BearerRefusal) -> [String: String] {
+        let verified = try await bearer.verified(authorization: authorization, dpop: dpop, at: now())
         let scope = verified.claims.scope ?? ""
         guard OpenIDScope.isOpenID(scope), !verified.grant.userID.isEmpty else {
             throw .insufficientScope("the token lacks scope openid")

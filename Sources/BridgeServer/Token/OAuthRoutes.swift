@@ -19,6 +19,9 @@ struct OAuthRoutes: Sendable {
     let paths: TokenEndpointPaths
     let bodies: RequestBodyReader
     let realm: String
+    let configuration: BridgeConfiguration
+    let dpop: DPoPProofs
+    let now: @Sendable () -> Date
 
     init(services: BridgeServices) {
         token = services.token
@@ -29,14 +32,20 @@ struct OAuthRoutes: Sendable {
         paths = TokenEndpointPaths(configuration: services.configuration)
         bodies = services.bodies
         realm = services.configuration.issuer
+        configuration = services.configuration
+        dpop = services.dpop
+        now = services.now
     }
 
     func register<Context: RequestContext>(on router: Router<Context>, logger: Logger) {
         for path in paths.paths {
             router.post(RouterPath(path)) { request, context in
-                await self.answer(request, context) { form async throws(OAuthError) in
+                var response = await self.answer(request, context) { form async throws(OAuthError) in
                     OAuthHTTPResponse.json(JSONBody.bytes(try await self.token.respond(to: form)))
                 }
+                // RFC 9449 §8: the nonce for the client's next proof, on errors and successes alike.
+                response.addDPoPNonce(self.dpop.nonceField(at: self.now()), requestHadProof: request.headers[.dpop] != nil)
+                return response
             }
         }
         for url in paths.foreignURLs {
@@ -55,7 +64,7 @@ struct OAuthRoutes: Sendable {
                 if error == .storeUnavailable {
                     context.logger.error("OAuth endpoint: store unavailable", metadata: ["path": "\(request.uri.path)"])
                 }
-                return BearerChallenge(realm: self.realm).response(error)
+                return BearerChallenge(realm: self.realm, acceptsDPoP: true).response(error)
             }
         }
         router.post(RouterPath(Self.revocationPath)) { request, context in
@@ -103,7 +112,7 @@ struct OAuthRoutes: Sendable {
         }
         return OAuthFormRequest(
             body: body, authorization: request.headers[.authorization],
-            sessionContext: request.headers[.wopiSessionContext])
+            sessionContext: request.headers[.wopiSessionContext], dpop: DPoPPresentation(request, configuration: configuration))
     }
 }
 

@@ -9,6 +9,8 @@ struct OAuthFormRequest: Sendable {
     var body: String
     var authorization: String?
     var sessionContext: String?
+    /// The request's `DPoP` header and what its proof is checked against (RFC 9449 §4.3).
+    var dpop: DPoPPresentation? = nil
 }
 
 /// The token endpoint (RFC 6749 §3.2) as a pipeline of named steps: decode the form, authenticate the client, check
@@ -17,12 +19,13 @@ struct OAuthFormRequest: Sendable {
 struct TokenEndpoint: Sendable {
     let authenticator: ClientAuthenticator
     let grants: GrantRegistry
+    let dpop: DPoPProofs
     let now: @Sendable () -> Date
 
     init(
         authenticator: ClientAuthenticator, store: any CodeStore & TokenStore, accessTokens: AccessTokenIssuer,
         refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0, idTokens: IDTokenIssuer? = nil,
-        verifier: AccessTokenVerifier, merchants: MerchantClients, now: @escaping @Sendable () -> Date
+        verifier: AccessTokenVerifier, merchants: MerchantClients, dpop: DPoPProofs, now: @escaping @Sendable () -> Date
     ) {
         let minter = TokenMinter(accessTokens: accessTokens, refreshTokenLifetime: refreshTokenLifetime)
         self.authenticator = authenticator
@@ -30,12 +33,32 @@ struct TokenEndpoint: Sendable {
             GrantDependencies(
                 store: store, minter: minter, refreshReuseGrace: refreshReuseGrace, idTokens: idTokens,
                 verifier: verifier, merchants: merchants))
+        self.dpop = dpop
         self.now = now
     }
 
     func respond(to request: OAuthFormRequest) async throws(OAuthError) -> TokenResponse {
-        let (handler, grantRequest) = try prepare(request)
+        var (handler, grantRequest) = try prepare(request)
+        grantRequest.proof = try await proof(request.dpop, client: grantRequest.client, at: grantRequest.now)
         return try await handler.respond(to: grantRequest)
+    }
+
+    /// The request's DPoP proof, checked and recorded as used (RFC 9449 §5); nil when none was sent, which a client
+    /// with `requireDPoP` may not do.
+    func proof(
+        _ presentation: DPoPPresentation?, client: AuthenticatedClient, at now: Date
+    ) async throws(OAuthError) -> VerifiedDPoPProof? {
+        guard let presentation, let header = try presentation.singleProof() else {
+            guard !client.client.requireDPoP else {
+                throw OAuthError(.invalidDPoPProof, description: "this client must send a DPoP proof (RFC 9449 section 5)")
+            }
+            return nil
+        }
+        do throws(DPoPRefusal) {
+            return try await dpop.verify(header, for: DPoPRequest(method: presentation.method, uri: presentation.uri), at: now)
+        } catch {
+            throw error.oauthError
+        }
     }
 
     /// Everything before the grant's store call, outside `respond`: an async function's frame holds every temporary

@@ -11,16 +11,21 @@ struct TokenMinter: Sendable {
 
     /// The answer of a grant that starts with its token response (client credentials, token exchange): the grant
     /// and its access token in one store step; no refresh token.
-    func respond(creating grant: GrantRecord, at now: Date) async throws(OAuthError) -> TokenResponse {
-        let access = try await storeCall { try await accessTokens.issue(inNewGrant: grant, at: now) }
+    func respond(creating grant: GrantRecord, at now: Date, boundTo keyThumbprint: String?) async throws(OAuthError)
+        -> TokenResponse
+    {
+        let access = try await storeCall {
+            try await accessTokens.issue(inNewGrant: grant, at: now, boundTo: keyThumbprint)
+        }
         return Self.response(access, issuedAt: now, refreshToken: nil, scope: grant.scope)
     }
 
     /// The tokens of a response drafted before the store step that records them: the access token's id and times,
-    /// and a new refresh token when `withRefresh`. The access token is signed after the step (`signed`).
-    func draft(withRefresh: Bool, at now: Date) -> (TokenResponseDraft, AccessTokenDraft, SecretToken?) {
-        let access = accessTokens.draft(at: now)
-        let refresh = withRefresh ? SecretToken() : nil
+    /// and a new refresh token when `withRefresh`. The access token is signed after the step (`signed`). `binding`
+    /// says which DPoP key each token is bound to.
+    func draft(withRefresh: Bool, binding: DPoPBinding = .none, at now: Date) -> (TokenResponseDraft, AccessTokenDraft, SecretToken?) {
+        let access = accessTokens.draft(at: now, boundTo: binding.accessToken)
+        let refresh = withRefresh ? binding.refreshToken.map { SecretToken().bound(to: $0) } ?? SecretToken() : nil
         let draft = TokenResponseDraft(
             issuedAt: access.issuedAt, accessTokenID: access.tokenID, accessExpiresAt: access.expiresAt,
             refreshDigest: refresh?.digest, refreshExpiresAt: refresh == nil ? nil : refreshTokenLifetime.map(now.addingTimeInterval))
@@ -38,7 +43,7 @@ struct TokenMinter: Sendable {
     static func response(_ access: IssuedAccessToken, issuedAt now: Date, refreshToken: SecretToken?, scope: String) -> TokenResponse {
         let expiresIn = max(0, Int(access.expiresAt.timeIntervalSince(now).rounded()))
         return TokenResponse(
-            accessToken: access.token, tokenType: "Bearer", expiresIn: expiresIn, refreshToken: refreshToken?.value,
+            accessToken: access.token, tokenType: access.tokenType, expiresIn: expiresIn, refreshToken: refreshToken?.value,
             scope: scope.isEmpty ? nil : scope)
     }
 }

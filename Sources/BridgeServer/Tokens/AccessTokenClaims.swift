@@ -13,6 +13,16 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     var jti: IDClaim
     var client_id: String
     var scope: String?
+    /// RFC 9449 §6.1: the thumbprint of the DPoP key the token is bound to; nil for a bearer token.
+    var cnf: Confirmation? = nil
+
+    /// The confirmation claim (RFC 7800 §3.1) with DPoP's `jkt` member.
+    struct Confirmation: Codable, Equatable {
+        var jkt: String
+    }
+
+    /// `DPoP` for a bound token, else `Bearer`: the `token_type` of its token response and introspection (§5, §6.2).
+    var tokenType: String { cnf == nil ? "Bearer" : "DPoP" }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -8,6 +8,8 @@ public struct IssuedAccessToken: Sendable {
     public let tokenID: String
     public let grantID: GrantID
     public let expiresAt: Date
+    /// `Bearer`, or `DPoP` for a token bound to a key (RFC 9449 §5).
+    public let tokenType: String
 }
 
 /// Signs access tokens (ES256, `kid` in the JWKS, `typ: at+jwt` per RFC 9068 §2.1) and records their id in the store,
@@ -31,8 +33,11 @@ public struct AccessTokenIssuer: Sendable {
     }
 
     /// Issues a token in `grant`, which this creates: one store step, the grant and the token or neither.
-    public func issue(inNewGrant grant: GrantRecord, at now: Date) async throws -> IssuedAccessToken {
-        let draft = self.draft(at: now)
+    /// `boundTo`: the thumbprint of the DPoP key the token is bound to (RFC 9449 §6.1).
+    public func issue(inNewGrant grant: GrantRecord, at now: Date, boundTo keyThumbprint: String? = nil) async throws
+        -> IssuedAccessToken
+    {
+        let draft = self.draft(at: now, boundTo: keyThumbprint)
         let issued = try sign(draft, in: grant)
         try await store.createGrant(grant, withAccessToken: draft.record(in: grant.id))
         return issued
@@ -40,11 +45,12 @@ public struct AccessTokenIssuer: Sendable {
 
     /// The id and times of a token to be signed once its grant is known (the store step that finds the grant also
     /// records the token).
-    func draft(at now: Date) -> AccessTokenDraft {
+    func draft(at now: Date, boundTo keyThumbprint: String? = nil) -> AccessTokenDraft {
         // Whole seconds: JWT NumericDate and the store then agree exactly.
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         return AccessTokenDraft(
-            tokenID: UUID().uuidString.lowercased(), issuedAt: issuedAt, expiresAt: issuedAt.addingTimeInterval(lifetime.rounded(.down)))
+            tokenID: UUID().uuidString.lowercased(), issuedAt: issuedAt, expiresAt: issuedAt.addingTimeInterval(lifetime.rounded(.down)),
+            keyThumbprint: keyThumbprint)
     }
 
     /// Signs the drafted token in `grant`, whose scope the token carries.
@@ -52,8 +58,11 @@ public struct AccessTokenIssuer: Sendable {
         let claims = AccessTokenClaims(
             iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: grant.subject), aud: AudienceClaim(value: issuer),
             exp: ExpirationClaim(value: draft.expiresAt), iat: IssuedAtClaim(value: draft.issuedAt),
-            jti: IDClaim(value: draft.tokenID), client_id: grant.clientID, scope: grant.scope.isEmpty ? nil : grant.scope)
-        return IssuedAccessToken(token: try signer.sign(claims), tokenID: draft.tokenID, grantID: grant.id, expiresAt: draft.expiresAt)
+            jti: IDClaim(value: draft.tokenID), client_id: grant.clientID, scope: grant.scope.isEmpty ? nil : grant.scope,
+            cnf: draft.keyThumbprint.map(AccessTokenClaims.Confirmation.init(jkt:)))
+        return IssuedAccessToken(
+            token: try signer.sign(claims), tokenID: draft.tokenID, grantID: grant.id, expiresAt: draft.expiresAt,
+            tokenType: claims.tokenType)
     }
 }
 
@@ -62,6 +71,8 @@ struct AccessTokenDraft: Sendable {
     let tokenID: String
     let issuedAt: Date
     let expiresAt: Date
+    /// The DPoP key the token will be bound to (`cnf.jkt`); nil for a bearer token.
+    var keyThumbprint: String? = nil
 
     /// What the store step that creates `grant` records of this token.
     func record(in grant: GrantID) -> AccessTokenRecord {

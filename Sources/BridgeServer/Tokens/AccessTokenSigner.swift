@@ -27,6 +27,7 @@ struct AccessTokenSigner: Sendable {
             (#""client_id":"#, JSONText.quoted(claims.client_id)),
         ]
         if let scope = claims.scope { members.append((#""scope":"#, JSONText.quoted(scope))) }
+        if let cnf = claims.cnf { members.append((#""cnf":"#, #"{"jkt":"# + JSONText.quoted(cnf.jkt) + "}")) }
         return "{" + members.map { $0.0 + $0.1 }.joined(separator: ",") + "}"
     }
 }

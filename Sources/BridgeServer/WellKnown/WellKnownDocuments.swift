@@ -35,6 +35,8 @@ struct AuthorizationServerMetadata: Encodable {
     var claims_parameter_supported = false
     var request_parameter_supported = false
     var request_uri_parameter_supported = false
+    /// RFC 9449 §5.1: the algorithms a DPoP proof may use.
+    var dpop_signing_alg_values_supported = DPoPProofKey.algorithms
 
     init(configuration: BridgeConfiguration) {
         issuer = configuration.issuer

@@ -62,12 +62,15 @@ public struct AuthorizationTerms: Sendable, Hashable {
     public var maxAgeSeconds: Int?
     /// OpenID Connect `nonce`, copied onto the code so the ID token can echo it (OpenID Connect Core §3.1.2.1).
     public var nonce: String?
+    /// DPoP `dpop_jkt` (RFC 9449 §10), copied onto the code, which then needs a proof by that key.
+    public var dpopKeyThumbprint: String?
 
     public init(
         redirectURI: String, scope: String, codeChallenge: String? = nil, codeChallengeMethod: String? = nil,
         sessionContext: String? = nil, consent: Consent = .remembered, signInAfter: Date? = nil,
-        maxAgeSeconds: Int? = nil, nonce: String? = nil
+        maxAgeSeconds: Int? = nil, nonce: String? = nil, dpopKeyThumbprint: String? = nil
     ) {
+        self.dpopKeyThumbprint = dpopKeyThumbprint
         self.redirectURI = redirectURI
         self.scope = scope
         self.codeChallenge = codeChallenge

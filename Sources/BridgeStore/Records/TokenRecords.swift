@@ -32,12 +32,15 @@ public struct AuthorizationCodeRecord: Sendable, Hashable {
     /// OpenID Connect: the request's `nonce` and when the user signed in (`auth_time`, OpenID Connect Core §2).
     public var nonce: String?
     public var authTime: Date?
+    /// DPoP `dpop_jkt` of the authorize request (RFC 9449 §10): the code is redeemed only with a proof by that key.
+    public var dpopKeyThumbprint: String?
 
     public init(
         digest: TokenDigest, grantID: GrantID, clientID: String, redirectURI: String,
         codeChallenge: String? = nil, codeChallengeMethod: String? = nil, scope: String = "",
-        issuedAt: Date, expiresAt: Date, nonce: String? = nil, authTime: Date? = nil
+        issuedAt: Date, expiresAt: Date, nonce: String? = nil, authTime: Date? = nil, dpopKeyThumbprint: String? = nil
     ) {
+        self.dpopKeyThumbprint = dpopKeyThumbprint
         self.digest = digest
         self.grantID = grantID
         self.clientID = clientID

@@ -97,7 +97,8 @@ public enum AuthorizationDecision {
         let code = AuthorizationCodeRecord(
             digest: issue.codeDigest, grantID: grant.id, clientID: pending.clientID, redirectURI: terms.redirectURI,
             codeChallenge: terms.codeChallenge, codeChallengeMethod: terms.codeChallengeMethod, scope: terms.scope,
-            issuedAt: now, expiresAt: issue.codeExpiresAt, nonce: terms.nonce, authTime: authTime)
+            issuedAt: now, expiresAt: issue.codeExpiresAt, nonce: terms.nonce, authTime: authTime,
+            dpopKeyThumbprint: terms.dpopKeyThumbprint)
         return (grant, code)
     }
 }

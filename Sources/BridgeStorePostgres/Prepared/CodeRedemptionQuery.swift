@@ -33,7 +33,7 @@ struct CodeRedemptionQuery: PreparedQuery {
     /// The code's columns as `redeemAuthorizationCode` reads them.
     static let codeColumns = [
         "grant_id", "client_id", "redirect_uri", "code_challenge", "code_challenge_method", "scope", "issued_at",
-        "expires_at", "redeemed_at", "nonce", "auth_time",
+        "expires_at", "redeemed_at", "nonce", "auth_time", "dpop_jkt",
     ].map { "c.\($0)" }.joined(separator: ", ")
 
     static let sql = """

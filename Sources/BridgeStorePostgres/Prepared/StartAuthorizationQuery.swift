@@ -24,6 +24,7 @@ struct StartAuthorizationQuery: PreparedQuery {
         case codeNonce
         case park, pendingDigest, browserDigest, csrfDigest, payload, createdAt, expiresAt, redirectURI, scope
         case challenge, challengeMethod, sessionContext, consent, signInAfter, maxAgeSeconds, nonce
+        case codeDPoPKey, dpopKey
     }
 
     func bind(_ parameter: Parameter, to bindings: inout PostgresBindings) throws {
@@ -64,6 +65,8 @@ struct StartAuthorizationQuery: PreparedQuery {
         case .signInAfter: bindings.append(Milliseconds.from(terms.signInAfter))
         case .maxAgeSeconds: bindings.append(terms.maxAgeSeconds.map { Int64($0) })
         case .nonce: bindings.append(terms.nonce)
+        case .codeDPoPKey: bindings.append(code.dpopKeyThumbprint)
+        case .dpopKey: bindings.append(terms.dpopKeyThumbprint)
         }
     }
 
@@ -89,10 +92,10 @@ struct StartAuthorizationQuery: PreparedQuery {
         ),
         code AS (
             INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time)
+                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time, dpop_jkt)
             SELECT \(P.codeDigest), id, \(P.codeClientID), \(P.codeRedirectURI), \(P.codeChallenge)::text,
                 \(P.codeChallengeMethod)::text, \(P.codeScope), \(P.now), \(P.codeExpiresAt),
-                \(P.codeNonce)::text, (SELECT s_created_at FROM ok)
+                \(P.codeNonce)::text, (SELECT s_created_at FROM ok), \(P.codeDPoPKey)::text
             FROM grant_row
             RETURNING digest
         ),
@@ -100,11 +103,11 @@ struct StartAuthorizationQuery: PreparedQuery {
             INSERT INTO pending_authorizations
                 (digest, client_id, browser_digest, csrf_digest, payload, created_at, expires_at, redirect_uri,
                  scope, code_challenge, code_challenge_method, session_context, consent, sign_in_after,
-                 max_age_seconds, nonce)
+                 max_age_seconds, nonce, dpop_jkt)
             SELECT \(P.pendingDigest), \(P.clientID), \(P.browserDigest), \(P.csrfDigest), \(P.payload),
                 \(P.createdAt), \(P.expiresAt), \(P.redirectURI), \(P.scope), \(P.challenge)::text,
                 \(P.challengeMethod)::text, \(P.sessionContext)::text, \(P.consent), \(P.signInAfter)::bigint,
-                \(P.maxAgeSeconds)::bigint, \(P.nonce)::text
+                \(P.maxAgeSeconds)::bigint, \(P.nonce)::text, \(P.dpopKey)::text
             WHERE \(P.park) AND NOT EXISTS (SELECT 1 FROM ok)
             RETURNING digest
         )

@@ -26,6 +26,10 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
     case apptoapp
     /// One-time exchange codes at `/oauth/exchange` (Schibsted SPiD style), when the host offers them.
     case exchange
+    /// DPoP (RFC 9449): proofs at the token endpoint, bound refresh tokens, bound tokens at userinfo; when advertised.
+    case dpop
+    /// Pushed authorization requests (RFC 9126), when the host advertises its PAR endpoint.
+    case par
     /// The association files that open the partner apps' https callbacks in the apps.
     case links
     /// Every OAuth error the run provoked, against the RFCs' codes and characters.
@@ -50,6 +54,8 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
         case .openid: "OpenID Connect discovery, ID token claims, stable sub, userinfo"
         case .apptoapp: "requested_flow=app_to_app: app_callback_uri matched exactly"
         case .exchange: "/oauth/exchange: the bearer challenge, codes single use"
+        case .dpop: "DPoP proofs checked at the token endpoint and userinfo, refresh tokens bound (when advertised)"
+        case .par: "pushed authorization requests: 201 and request_uri, client authentication, single use (when advertised)"
         case .links: "apple-app-site-association and assetlinks.json open the partner apps' https callbacks"
         case .errors: "error codes from the RFCs' lists, error_description within RFC 6749's characters"
         }

@@ -19,6 +19,11 @@ public enum CheckRegistry {
         DiscoveryRequiredCheck.self, IDTokenClaimsCheck.self, StableSubjectCheck.self, UserInfoCheck.self,
         CallbackExactCheck.self,
         ExchangeChallengeCheck.self, ExchangeSingleUseCheck.self,
+        DPoPTokenTypeCheck.self, DPoPProofSignatureCheck.self, DPoPProofPrivateKeyCheck.self, DPoPProofMethodCheck.self,
+        DPoPProofURICheck.self, DPoPProofAgeCheck.self, DPoPProofReplayCheck.self, DPoPRefreshBindingCheck.self,
+        DPoPResourceProofCheck.self, DPoPBearerDowngradeCheck.self,
+        PARPushCheck.self, PARClientAuthenticationCheck.self, PARRequestURIParameterCheck.self, PARAuthorizeCheck.self,
+        PARSingleUseCheck.self, PAROtherClientCheck.self, PARValidatedCheck.self,
         AssociationFilesCheck.self,
         // Last: it judges every error the checks before it provoked.
         ErrorCodeCheck.self, ErrorCharsetCheck.self,

@@ -1,10 +1,11 @@
 /// Masks the values of secret parameters in URLs before they reach any output (OWASP's logging guidance: never
 /// write credentials or session tokens to logs).
 public enum SecretMask {
-    /// Query and form names whose values are credentials or grant material.
+    /// Query and form names whose values are credentials or grant material (a pushed `request_uri` stands for its
+    /// request until it is used, RFC 9126 §7.1).
     public static let secretNames: Set<String> = [
         "code", "access_token", "refresh_token", "client_secret", "password", "code_verifier", "id_token", "sc",
-        "csrf_token", "assertion",
+        "csrf_token", "assertion", "request_uri",
     ]
 
     /// `value` reduced to its first four characters and its length.

@@ -122,7 +122,7 @@ public actor ConformanceSession {
     }
 
     /// `scope` for Office's request: none, as Office sends none, unless `--scope` asked for one.
-    var officeScope: [(String, String)] { options.scope.map { [("scope", $0)] } ?? [] }
+    nonisolated var officeScope: [(String, String)] { options.scope.map { [("scope", $0)] } ?? [] }
 
     /// A fresh Office sign-in whose code is not redeemed yet. Not tried when the first sign-in failed: its check
     /// reports why, and a retry would only wait for the same failure.

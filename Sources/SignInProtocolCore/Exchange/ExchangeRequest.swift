@@ -10,6 +10,8 @@ public struct ExchangeRequest: Sendable, Hashable, CustomStringConvertible {
         case formField
         /// `Authorization: Bearer …` (RFC 6750 §2.1), which keeps the token out of bodies that get logged.
         case bearerHeader
+        /// `Authorization: DPoP …` with a proof in the `DPoP` header (RFC 9449 §7.1).
+        case dpopHeader
     }
 
     /// `clientId`: the client that will redeem the code.
@@ -60,7 +62,7 @@ public struct ExchangeRequest: Sendable, Hashable, CustomStringConvertible {
         let token: String
         let placement: TokenPlacement
         switch BearerTokenPresentation(
-            authorization: authorization, formToken: form["oauth_token"], maxHeaderBytes: limit.maxBytes)
+            authorization: authorization, formToken: form["oauth_token"], maxHeaderBytes: limit.maxBytes, acceptsDPoP: true)
         {
         case .token(let value, let place): (token, placement) = (value, place)
         case .twoMethods:
@@ -87,8 +89,12 @@ public struct ExchangeRequest: Sendable, Hashable, CustomStringConvertible {
 
     public var formBody: String { form.encoded }
 
-    /// `Bearer <token>` when the token travels in the header, else nil.
+    /// `Bearer <token>` or `DPoP <token>` when the token travels in the header, else nil.
     public var authorizationHeader: String? {
-        tokenPlacement == .bearerHeader ? "Bearer " + userToken : nil
+        switch tokenPlacement {
+        case .bearerHeader: "Bearer " + userToken
+        case .dpopHeader: "DPoP " + userToken
+        case .formField: nil
+        }
     }
 }

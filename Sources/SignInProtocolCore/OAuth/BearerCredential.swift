@@ -4,20 +4,37 @@
 /// Anything else (another scheme, no token, spaces or characters outside `b64token`) is no credential at all, and
 /// the bootstrapper answers it with the challenge, as it does a missing header.
 public struct BearerCredential: Sendable, Hashable {
+    /// The authentication schemes that carry an access token.
+    public enum Scheme: Sendable, Hashable {
+        /// RFC 6750 §2.1.
+        case bearer
+        /// RFC 9449 §7.1: a DPoP-bound token, sent with a proof in the `DPoP` header.
+        case dpop
+
+        /// The scheme's name in ASCII lower case (schemes are case-insensitive, RFC 9110 §11.1).
+        var name: [UInt8] {
+            switch self {
+            case .bearer: Array("bearer".utf8)
+            case .dpop: Array("dpop".utf8)
+            }
+        }
+    }
+
     public let token: String
 
-    /// nil for anything but one bearer token (also for a value over `maxBytes`, before any of it is read).
-    public init?(authorization value: String?, maxBytes: Int) {
+    /// nil for anything but one token of `scheme` (also for a value over `maxBytes`, before any of it is read).
+    public init?(authorization value: String?, maxBytes: Int, scheme: Scheme = .bearer) {
         guard let value, value.utf8.count <= maxBytes else { return nil }
         // Bytes, not Characters: this runs on every bootstrap request, and a JWT is several hundred bytes long.
         let bytes = value.utf8
         var start = bytes.firstIndex { !HTTPWhitespace.isWhitespace($0) } ?? bytes.endIndex
-        let scheme = Array(bytes[start...].prefix(6)).map { $0 | 0x20 }  // ASCII lower case; non-letters fail below
-        guard scheme == Array("bearer".utf8) else { return nil }
-        start = bytes.index(start, offsetBy: 6)
-        // "Bearer" must be followed by a colon or whitespace ("Bearerabc" is some other scheme).
+        let name = scheme.name
+        let written = Array(bytes[start...].prefix(name.count)).map { $0 | 0x20 }  // ASCII lower case; non-letters fail below
+        guard written == name else { return nil }
+        start = bytes.index(start, offsetBy: name.count)
+        // The scheme must be followed by whitespace ("Bearerabc" is some other scheme), or for Bearer a colon.
         var separated = false
-        if start < bytes.endIndex, bytes[start] == UInt8(ascii: ":") {
+        if scheme == .bearer, start < bytes.endIndex, bytes[start] == UInt8(ascii: ":") {
             start = bytes.index(after: start)
             separated = true
         }

@@ -11,11 +11,19 @@ public enum BearerTokenPresentation: Sendable, Hashable {
     /// A bearer token in the header and one in the form: §2 says a client MUST NOT use more than one method.
     case twoMethods
 
-    /// `formToken` is the form field's value, nil where the resource reads no form field.
-    public init(authorization: String?, formToken: String?, maxHeaderBytes: Int) {
-        let header = BearerCredential(authorization: authorization, maxBytes: maxHeaderBytes)
+    /// `formToken` is the form field's value, nil where the resource reads no form field; `acceptsDPoP`: a token of
+    /// the `DPoP` scheme (RFC 9449 §7.1) counts as presented too.
+    public init(authorization: String?, formToken: String?, maxHeaderBytes: Int, acceptsDPoP: Bool = false) {
+        let header: (BearerCredential, ExchangeRequest.TokenPlacement)? =
+            if let bearer = BearerCredential(authorization: authorization, maxBytes: maxHeaderBytes) {
+                (bearer, .bearerHeader)
+            } else if acceptsDPoP, let dpop = BearerCredential(authorization: authorization, maxBytes: maxHeaderBytes, scheme: .dpop) {
+                (dpop, .dpopHeader)
+            } else {
+                nil
+            }
         switch (header, formToken.nonEmpty) {
-        case (let header?, nil): self = .token(header.token, in: .bearerHeader)
+        case (let (header, placement)?, nil): self = .token(header.token, in: placement)
         case (nil, let form?): self = .token(form, in: .formField)
         case (.some, .some): self = .twoMethods
         case (nil, nil): self = .none

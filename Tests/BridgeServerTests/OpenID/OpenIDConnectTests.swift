@@ -103,13 +103,14 @@ struct OpenIDConnectTests {
         try await bridge.app.makeApplication().test(.live) { client in
             let bare = try await client.executeRequest(uri: "/userinfo", method: .get, headers: [:], body: nil)
             #expect(bare.status == .unauthorized)
-            #expect(bare.headers[.wwwAuthenticate] == #"Bearer realm="https://contoso.com""#)
+            // UserInfo takes DPoP tokens too, so its 401s offer that scheme beside Bearer (RFC 9449 §7.1).
+            let dpop = #"DPoP realm="https://contoso.com", algs="ES256 RS256 PS256 ES384 EdDSA""#
+            #expect(bare.headers[values: .wwwAuthenticate] == [#"Bearer realm="https://contoso.com""#, dpop])
             let bad = try await client.executeRequest(
                 uri: "/userinfo", method: .get, headers: [.authorization: "Bearer abc.def.ghi"], body: nil)
             #expect(bad.status == .unauthorized)
-            #expect(
-                bad.headers[.wwwAuthenticate]
-                    == #"Bearer realm="https://contoso.com", error="invalid_token", error_description="the access token is invalid""#)
+            let invalid = #"error="invalid_token", error_description="the access token is invalid""#
+            #expect(bad.headers[values: .wwwAuthenticate] == [#"Bearer realm="https://contoso.com", "# + invalid, dpop + ", " + invalid])
             // A token without openid (a plain OAuth grant) is not for UserInfo.
             let wopiOnly = try await bridge.issueToken(user: "alice", client: "host-app")
             let forbidden = try await client.executeRequest(

@@ -1,7 +1,8 @@
 """A small WOPI host for the conformance suite's own tests: bootstrapper, authorize with a sign-in and a consent
 page, token endpoint, OpenID discovery and userinfo, RFC 8414 metadata and /oauth/exchange (those in
-fixture_tokens.py), all correct by default. Each switch (--break NAME, repeatable) breaks
-exactly one rule, so every check of `signin-bridge conform` can be shown to fail. Standard library only.
+fixture_tokens.py), DPoP and pushed authorization requests (fixture_dpop.py), all correct by default. Each switch
+(--break NAME, repeatable) breaks exactly one rule, so every check of `signin-bridge conform` can be shown to fail.
+Standard library only, but for `cryptography` (the test venv's) to verify DPoP proofs.
 
 Usage: fixture_host.py --port PORT [--break SWITCH]...   (prints "ready" on stdout when listening)
 """
@@ -15,6 +16,7 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from fixture_dpop import DPoPEndpoints
 from fixture_tokens import CLIENTS, PASSWORD, SERVED_WOPI, USER, TokenEndpoints, b64url_decode
 
 SWITCHES = {
@@ -81,6 +83,23 @@ SWITCHES = {
     "error-description-charset": "error_description has a '\u00a7' (outside RFC 6749's characters)",
     "unregistered-error": "an unknown code answers error=bad_code",
     "association-excludes-callback": "apple-app-site-association excludes the partner app's https callback path",
+    "dpop-bearer-type": "a code redeemed with a DPoP proof gets token_type Bearer",
+    "dpop-ignore-signature": "a DPoP proof's signature is not verified",
+    "dpop-accept-private-key": "a DPoP proof whose jwk has the private key is accepted",
+    "dpop-ignore-htm": "a DPoP proof's htm is not compared",
+    "dpop-ignore-htu": "a DPoP proof's htu is not compared",
+    "dpop-ignore-iat": "a DPoP proof of any age is accepted",
+    "dpop-no-replay-cache": "a DPoP proof's jti is not remembered",
+    "dpop-unbound-refresh": "a public client's DPoP refresh token works with any proof or none",
+    "dpop-no-ath": "userinfo does not check the proof's ath",
+    "dpop-bearer-accepted": "userinfo accepts a DPoP-bound token as Bearer",
+    "par-200": "the PAR endpoint answers 200 instead of 201",
+    "par-no-client-auth": "the PAR endpoint does not check the client secret",
+    "par-accept-request-uri": "a push carrying request_uri is accepted",
+    "par-reusable": "a request_uri can be used again",
+    "par-any-client": "a request_uri is accepted with any client_id",
+    "par-no-validation": "a pushed request is not validated, at the push or at authorize",
+    "par-drop-state": "authorize with a request_uri loses the pushed state",
     # Not a check's rule: hosts the run itself must survive (output as it goes, --timeout, --deadline).
     "http-authorize-uri": "authorization_uri is plain http on a public host name",
     "hang-authorize": "authorization_uri is a port that accepts connections and never answers",
@@ -99,9 +118,11 @@ class State:
         self.sessions = {}      # sc -> True
         self.verified = set()   # challenges answered once (only pkce-challenge-cache trusts them again)
         self.grace = 0          # seconds a rotated refresh token still refreshes (--refresh-grace)
+        self.proofs = set()     # (key thumbprint, jti) of every DPoP proof accepted
+        self.pushed = {}        # request_uri -> {"request", "expires", "used"}
 
 
-class Handler(TokenEndpoints, BaseHTTPRequestHandler):
+class Handler(TokenEndpoints, DPoPEndpoints, BaseHTTPRequestHandler):
     server_version = "conform-fixture"
     state: State = None
     origin = ""
@@ -148,6 +169,7 @@ class Handler(TokenEndpoints, BaseHTTPRequestHandler):
             "/signin": self.signin,
             "/consent": self.consent,
             "/token": self.token,
+            "/par": self.par,
             "/.well-known/oauth-authorization-server": self.metadata,
             "/.well-known/openid-configuration": self.openid_configuration,
             "/userinfo": self.userinfo,
@@ -301,8 +323,14 @@ class Handler(TokenEndpoints, BaseHTTPRequestHandler):
         return uri == client["redirect"]
 
     def authorize(self, method, query):
+        pushed = "request_uri" in query
+        if pushed:
+            query = self.pushed_request(query)
+            if query is None:
+                return self.send(400, "<p>Unknown, used or expired request_uri</p>", [("Content-Type", "text/html")])
         client = CLIENTS.get(query.get("client_id"))
-        if not client or not self.redirect_allowed(client, query.get("redirect_uri", "")):
+        unchecked = pushed and self.broken("par-no-validation")
+        if not client or not (unchecked or self.redirect_allowed(client, query.get("redirect_uri", ""))):
             return self.send(400, "<p>Unknown client or redirect URI</p>", [("Content-Type", "text/html")])
         if query.get("response_type") != "code":
             return self.redirect_back(query, {"error": "unsupported_response_type"})

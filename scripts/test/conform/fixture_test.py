@@ -78,6 +78,23 @@ BREAKS = {
     "errors.registered-code": ("unregistered-error", "FAIL"),
     "errors.description-charset": ("error-description-charset", "FAIL"),
     "links.association-files": ("association-excludes-callback", "FAIL"),
+    "dpop.token-type": ("dpop-bearer-type", "FAIL"),
+    "dpop.proof-signature": ("dpop-ignore-signature", "FAIL"),
+    "dpop.proof-private-key": ("dpop-accept-private-key", "FAIL"),
+    "dpop.proof-htm": ("dpop-ignore-htm", "FAIL"),
+    "dpop.proof-htu": ("dpop-ignore-htu", "FAIL"),
+    "dpop.proof-iat": ("dpop-ignore-iat", "FAIL"),
+    "dpop.proof-replay": ("dpop-no-replay-cache", "WARN"),
+    "dpop.public-refresh-bound": ("dpop-unbound-refresh", "FAIL"),
+    "dpop.resource-proof": ("dpop-no-ath", "FAIL"),
+    "dpop.bound-as-bearer": ("dpop-bearer-accepted", "FAIL"),
+    "par.push": ("par-200", "FAIL"),
+    "par.client-authentication": ("par-no-client-auth", "FAIL"),
+    "par.no-request-uri": ("par-accept-request-uri", "FAIL"),
+    "par.authorize": ("par-drop-state", "FAIL"),
+    "par.single-use": ("par-reusable", "WARN"),
+    "par.other-client": ("par-any-client", "FAIL"),
+    "par.validated": ("par-no-validation", "FAIL"),
 }
 # A switch may break a check whose rule depends on the broken one; every other check must still pass or skip.
 # switch -> the further checks it is known to fail (each a consequence, not a second rule broken).
@@ -91,7 +108,10 @@ ALSO = {
     "accept-expired": {"unauthorized.foreign-signed-token"},  # a host that checks only jti checks no signature
     "bootstrap-text-plain": {"bootstrap.new-access-token", "bootstrap.root-container"},  # every answer text/plain
     "no-access-token-info": {"bootstrap.foreign-wopi-src"},  # the operation is ignored, WopiSrc with it
-    "redirect-any-uri": {"redirect.prefix-match", "redirect.extra-query"},  # any URI includes these
+    "redirect-any-uri": {"redirect.prefix-match", "redirect.extra-query",  # any URI includes these
+                         "par.validated"},  # a pushed request is checked by the same rule
+    "no-code": {"par.authorize"},  # the pushed request's redirect has no code either
+    "drop-state": {"par.authorize"},  # nor the pushed state
     "pkce-ignore-verifier": {"pkce.verifier-syntax", "pkce.challenge-reuse"},  # any verifier includes these
 }
 # Softer variants: the check still names the problem, as a warning.

@@ -1,6 +1,7 @@
 """The fixture host's clients, its tokens and the endpoints that answer with them: token (codes, PKCE, refresh),
 OpenID discovery and userinfo, RFC 8414 metadata and /oauth/exchange. A mixin of fixture_host.Handler, which supplies
-`broken`, `send`, `send_json`, `form`, `verify`, `state` and `origin`. Standard library only.
+`broken`, `send`, `send_json`, `form`, `verify`, `state` and `origin` (and fixture_dpop.DPoPEndpoints `dpop_proof` and
+`dpop_challenge`). Standard library only.
 """
 import base64
 import hashlib
@@ -44,15 +45,18 @@ class TokenEndpoints:
         signature = b64url(hmac.new(SECRET_KEY, f"{header}.{payload}".encode(), hashlib.sha256).digest())
         return f"{header}.{payload}.{signature}"
 
-    def mint(self, client_id, family, code=None):
+    def mint(self, client_id, family, code=None, jkt=None):
         now = int(time.time())
         sub = secrets.token_hex(6) if self.broken("unstable-sub") else "demo"
         claims = {"jti": secrets.token_hex(8), "sub": sub, "client_id": client_id, "iat": now, "exp": now + 3600}
         access = self.sign(claims)
-        self.state.access[access] = {"claims": claims, "revoked": False, "family": family}
+        self.state.access[access] = {"claims": claims, "revoked": False, "family": family, "jkt": jkt}
         refresh = secrets.token_urlsafe(24)
-        self.state.refresh[refresh] = {"family": family, "rotated": False, "client": client_id}
-        body = {"access_token": access, "token_type": "Bearer",
+        # RFC 9449 §5: a public client's refresh token is bound to the proof's key.
+        bound = jkt if CLIENTS[client_id]["public"] else None
+        self.state.refresh[refresh] = {"family": family, "rotated": False, "client": client_id, "jkt": bound}
+        token_type = "DPoP" if jkt and not self.broken("dpop-bearer-type") else "Bearer"
+        body = {"access_token": access, "token_type": token_type,
                 "expires_in": "3600" if self.broken("expires-in-string") else 3600}
         if not self.broken("no-refresh-token"):
             body["refresh_token"] = refresh
@@ -79,6 +83,9 @@ class TokenEndpoints:
         client = CLIENTS.get(form.get("client_id"))
         if not client or (not client["public"] and form.get("client_secret") != client["secret"]):
             return self.token_error("invalid_client", 401)
+        jkt, problem = self.dpop_proof("POST", self.origin + "/token")
+        if problem:
+            return self.token_error("invalid_dpop_proof", description="the DPoP proof's " + problem + " is wrong")
         grant = form.get("grant_type")
         if grant == "authorization_code":
             record = self.state.codes.get(form.get("code", ""))
@@ -101,16 +108,18 @@ class TokenEndpoints:
             record["used"] = True
             family = secrets.token_hex(4)
             record["tokens"].append(family)
-            self.mint(client["id"], family, record)
+            self.mint(client["id"], family, record, jkt=jkt)
         elif grant == "refresh_token":
             token = form.get("refresh_token", "")
             record = self.state.refresh.get(token)
             if not record or record["client"] != client["id"] or self.state.families.get(record["family"]):
                 return self.token_error("invalid_grant")
+            if record.get("jkt") and jkt != record["jkt"] and not self.broken("dpop-unbound-refresh"):
+                return self.token_error("invalid_dpop_proof", description="the refresh token is bound to another key")
             kind = "public-" if client["public"] else ""
             in_grace = record["rotated"] and time.monotonic() - record["rotated_at"] < self.state.grace
             if in_grace:  # a retried refresh whose answer was lost: the documented window, then reuse detection
-                return self.mint(client["id"], record["family"])
+                return self.mint(client["id"], record["family"], jkt=jkt)
             if record["rotated"] and not self.broken(kind + "no-reuse-detection"):
                 self.revoke_family(record["family"])
                 return self.token_error("invalid_grant")
@@ -122,7 +131,7 @@ class TokenEndpoints:
                 return self.send_json(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
                                             "refresh_token": token}, [("Cache-Control", "no-store")])
             record["rotated"], record["rotated_at"] = True, time.monotonic()
-            self.mint(client["id"], record["family"])
+            self.mint(client["id"], record["family"], jkt=jkt)
         else:
             self.token_error("unsupported_grant_type")
 
@@ -151,7 +160,9 @@ class TokenEndpoints:
                              "response_types_supported": ["code"], "subject_types_supported": ["public"],
                              "id_token_signing_alg_values_supported": algorithms,
                              "code_challenge_methods_supported": ["S256"],
-                             "authorization_response_iss_parameter_supported": True})
+                             "authorization_response_iss_parameter_supported": True,
+                             "dpop_signing_alg_values_supported": ["ES256"],
+                             "pushed_authorization_request_endpoint": self.origin + "/par"})
 
     def exchange(self, method, query):
         """One-time exchange codes: the caller's token buys a code for a sibling confidential client."""
@@ -171,10 +182,21 @@ class TokenEndpoints:
         self.send_json(200, {"code": code, "expires_in": 30}, [("Cache-Control", "no-store")])
 
     def userinfo(self, method, query):
+        scheme, _, token = (self.headers.get("Authorization") or "").partition(" ")
+        if scheme.lower() == "dpop":  # RFC 9449 §7.1: the bound key's proof, with the token's hash
+            record = self.verify("Bearer " + token.strip())
+            if record is None:
+                return self.send(401, "", self.dpop_challenge("invalid_token"))
+            jkt, _ = self.dpop_proof("GET", self.origin + "/userinfo", access_token=token.strip())
+            if jkt is None or jkt != record.get("jkt"):
+                return self.send(401, "", self.dpop_challenge("invalid_dpop_proof"))
+            return self.send_json(200, {"sub": record["claims"]["sub"]})
         record = self.verify(self.headers.get("Authorization"))
         if record is None:
             headers = [] if self.broken("userinfo-no-challenge") else [("WWW-Authenticate", 'Bearer realm="fixture"')]
             return self.send(401, "", headers)
+        if record.get("jkt") and not self.broken("dpop-bearer-accepted"):  # RFC 9449 §7.2
+            return self.send(401, "", self.dpop_challenge("invalid_token"))
         self.send_json(200, {"sub": record["claims"]["sub"]})
 
     def metadata(self, method, query):
@@ -183,4 +205,6 @@ class TokenEndpoints:
         token = self.origin + ("/other-token" if self.broken("metadata-mismatch") else "/token")
         self.send_json(200, {"issuer": self.origin, "authorization_endpoint": self.origin + "/authorize",
                              "token_endpoint": token, "code_challenge_methods_supported": ["S256"],
-                             "authorization_response_iss_parameter_supported": True})
+                             "authorization_response_iss_parameter_supported": True,
+                             "dpop_signing_alg_values_supported": ["ES256"],
+                             "pushed_authorization_request_endpoint": self.origin + "/par"})

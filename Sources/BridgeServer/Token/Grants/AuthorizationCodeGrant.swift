@@ -25,21 +25,22 @@ struct AuthorizationCodeGrant: GrantHandler {
         }
         return try await exchange(
             code: code, redirectURI: redirectURI, codeVerifier: codeVerifier, client: request.client,
-            sessionContext: request.sessionContext, at: request.now)
+            sessionContext: request.sessionContext, proof: request.proof, at: request.now)
     }
 
     func exchange(
         code: String, redirectURI: String?, codeVerifier: String?, client: AuthenticatedClient,
-        sessionContext: String?, at now: Date
+        sessionContext: String?, proof: VerifiedDPoPProof?, at now: Date
     ) async throws(OAuthError) -> TokenResponse {
         let (draft, access, refresh) = minter.draft(
-            withRefresh: client.client.grants.contains(.refreshToken), at: now)
+            withRefresh: client.client.grants.contains(.refreshToken), binding: DPoPBinding(proof: proof, client: client),
+            at: now)
         let redemption = try await storeCall {
             try await store.redeemAuthorizationCode(TokenDigest(of: code), at: now, issuing: draft, sessionContext: sessionContext)
         }
         return try answer(
             redemption, access: access, refresh: refresh, redirectURI: redirectURI, codeVerifier: codeVerifier,
-            client: client, at: now)
+            client: client, proof: proof, at: now)
     }
 
     /// The checks on the consumed code and the signed answer, outside `exchange`: an async function's frame holds
@@ -48,7 +49,7 @@ struct AuthorizationCodeGrant: GrantHandler {
     @inline(never)
     func answer(
         _ redemption: CodeRedemption, access: AccessTokenDraft, refresh: SecretToken?, redirectURI: String?,
-        codeVerifier: String?, client: AuthenticatedClient, at now: Date
+        codeVerifier: String?, client: AuthenticatedClient, proof: VerifiedDPoPProof?, at now: Date
     ) throws(OAuthError) -> TokenResponse {
         let record: AuthorizationCodeRecord
         let grant: GrantRecord
@@ -63,6 +64,7 @@ struct AuthorizationCodeGrant: GrantHandler {
         try CheckCodeIssuedToClient.check(record, client: client)
         try CheckRedirectURIMatches.check(record, presented: redirectURI)
         try CheckPKCE.check(record, verifier: codeVerifier, client: client)
+        try DPoPBinding.checkCode(record, proof: proof)
         // No second look at the grant: were it revoked from now on (a concurrent replay), the tokens below would be
         // refused anyway, because every token's status is read through its grant.
         let signed = try unavailableOnFailure { try minter.signed(access, in: grant, scope: record.scope) }

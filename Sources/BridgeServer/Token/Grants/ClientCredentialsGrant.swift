@@ -14,14 +14,16 @@ struct ClientCredentialsGrant: GrantHandler {
     }
 
     func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse {
-        try await issue(scope: request.token.scope, client: request.client, at: request.now)
+        try await issue(scope: request.token.scope, client: request.client, proof: request.proof, at: request.now)
     }
 
-    func issue(scope: String?, client: AuthenticatedClient, at now: Date) async throws(OAuthError) -> TokenResponse {
+    func issue(
+        scope: String?, client: AuthenticatedClient, proof: VerifiedDPoPProof?, at now: Date
+    ) async throws(OAuthError) -> TokenResponse {
         guard !client.client.public else {
             throw OAuthError(.unauthorizedClient, description: "client_credentials needs a confidential client (RFC 6749 section 4.4)")
         }
         let grant = GrantRecord(userID: "", clientID: client.id, scope: scope ?? "", createdAt: now)
-        return try await minter.respond(creating: grant, at: now)
+        return try await minter.respond(creating: grant, at: now, boundTo: proof?.thumbprint)
     }
 }

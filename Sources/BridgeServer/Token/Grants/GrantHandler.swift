@@ -35,6 +35,8 @@ struct GrantRequest: Sendable {
     /// The `X-WOPI-SessionContext` header, checked.
     let sessionContext: String?
     let now: Date
+    /// The request's DPoP proof, checked and recorded as used; nil when it sent none (RFC 9449 §5).
+    var proof: VerifiedDPoPProof? = nil
 }
 
 /// The grants this server implements, in the order the metadata lists them. Password (RFC 9700 §2.4: MUST NOT be

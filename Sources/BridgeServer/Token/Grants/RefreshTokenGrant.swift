@@ -25,13 +25,16 @@ struct RefreshTokenGrant: GrantHandler {
         }
         return try await refresh(
             token, scope: request.token.scope, client: request.client, sessionContext: request.sessionContext,
-            at: request.now)
+            proof: request.proof, at: request.now)
     }
 
     func refresh(
-        _ presented: String, scope requested: String?, client: AuthenticatedClient, sessionContext: String?, at now: Date
+        _ presented: String, scope requested: String?, client: AuthenticatedClient, sessionContext: String?,
+        proof: VerifiedDPoPProof?, at now: Date
     ) async throws(OAuthError) -> TokenResponse {
-        let (draft, access, secret) = minter.draft(withRefresh: true, at: now)
+        try DPoPBinding.checkRefreshToken(presented, proof: proof)
+        let (draft, access, secret) = minter.draft(
+            withRefresh: true, binding: DPoPBinding(proof: proof, client: client), at: now)
         let request = RefreshRequest(
             presented: TokenDigest(of: presented), clientID: client.id, requestedScope: requested, issuing: draft,
             sessionContext: sessionContext)

@@ -32,6 +32,10 @@ struct TokenExchangeGrant: GrantHandler {
         }
         try Self.checkTokenTypes(exchange)
         let subject = try await verifier.userToken(exchange.subjectToken, at: request.now, refusedAs: .invalidRequest)
+        guard DPoPBinding.checkAccessToken(subject.claims, proof: request.proof) else {
+            // Keycloak does the same: a bound subject token is only as good as a proof by its key (RFC 9449 §7.1).
+            throw OAuthError(.invalidRequest, description: "the subject token is DPoP-bound: send a proof made with its key")
+        }
         guard merchants.sibling(request.client.id, of: subject.grant.clientID) != nil else {
             throw OAuthError(.invalidRequest, description: "the subject token was issued to a client of another merchant")
         }
@@ -39,7 +43,8 @@ struct TokenExchangeGrant: GrantHandler {
         let offered = MerchantClients.narrowed(subject.claims.scope ?? subject.grant.scope, for: target)
         let scope = try CheckScopeNarrowing.check(requested: request.token.scope, granted: offered)
         let grant = GrantRecord(userID: subject.grant.userID, clientID: target.id, scope: scope, createdAt: request.now)
-        var response = try await minter.respond(creating: grant, at: request.now)
+        // The new token is bound to the requester's key when it sent a proof (RFC 9449 §5).
+        var response = try await minter.respond(creating: grant, at: request.now, boundTo: request.proof?.thumbprint)
         response.issuedTokenType = Self.accessTokenType
         return response
     }

@@ -8,9 +8,11 @@ enum PartnerApp {
     }
 
     /// Signs in with an S256 challenge (or none) and returns the code, or the redirect's outcome when no code came.
-    static func signIn(in session: ConformanceSession, withPKCE: Bool) async -> Result<(SignInOutcome, PKCE.Verifier), StepFailure> {
+    static func signIn(
+        in session: ConformanceSession, withPKCE: Bool, extra: [(String, String)] = []
+    ) async -> Result<(SignInOutcome, PKCE.Verifier), StepFailure> {
         let verifier = PKCE.Verifier.random()
-        return await signIn(in: session, challenge: withPKCE ? verifier.challenge(method: .s256).value : nil)
+        return await signIn(in: session, challenge: withPKCE ? verifier.challenge(method: .s256).value : nil, extra: extra)
             .map { ($0, verifier) }
     }
 
@@ -32,8 +34,9 @@ enum PartnerApp {
         return await SignInDriver(session: session, party: .partnerApp).signIn(request, redirectURI: client.redirectURI)
     }
 
-    static func code(in session: ConformanceSession) async -> Result<Code, StepFailure> {
-        await signIn(in: session, withPKCE: true).flatMap { pair in
+    /// A code for an S256 challenge; `extra` adds parameters (a `scope`).
+    static func code(in session: ConformanceSession, extra: [(String, String)] = []) async -> Result<Code, StepFailure> {
+        await signIn(in: session, withPKCE: true, extra: extra).flatMap { pair in
             let (outcome, verifier) = pair
             return outcome.requireCode().map { Code(code: $0, verifier: verifier) }
         }

@@ -1,0 +1,51 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// Which DPoP key the tokens of one token response are bound to (RFC 9449 §5): the access token to the proof's key
+/// whenever a proof came (`cnf.jkt`, §6.1); the refresh token only for a public client, since a confidential
+/// client's refresh tokens are already bound to its authentication (§5).
+struct DPoPBinding: Sendable, Hashable {
+    var accessToken: String?
+    var refreshToken: String?
+
+    static let none = DPoPBinding(accessToken: nil, refreshToken: nil)
+
+    init(accessToken: String?, refreshToken: String?) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+    }
+
+    init(proof: VerifiedDPoPProof?, client: AuthenticatedClient) {
+        accessToken = proof?.thumbprint
+        refreshToken = client.client.public ? proof?.thumbprint : nil
+    }
+
+    /// A refresh token bound to a key may only be used with a proof made with that key (§5). Checked before the
+    /// store step, so a stolen token sent without the key changes nothing (it neither rotates nor revokes).
+    static func checkRefreshToken(_ presented: String, proof: VerifiedDPoPProof?) throws(OAuthError) {
+        guard let bound = SecretToken.binding(of: presented) else { return }
+        guard let proof else {
+            throw OAuthError(.invalidGrant, description: "the refresh token is bound to a DPoP key: send a proof made with it (RFC 9449 section 5)")
+        }
+        guard ConstantTime.equal(bound.utf8, proof.thumbprint.utf8) else {
+            throw OAuthError(.invalidGrant, description: "the refresh token is bound to another DPoP key (RFC 9449 section 5)")
+        }
+    }
+
+    /// A code requested with `dpop_jkt` is redeemed only with a proof by that key (§10.1: `invalid_grant`).
+    static func checkCode(_ code: AuthorizationCodeRecord, proof: VerifiedDPoPProof?) throws(OAuthError) {
+        guard let bound = code.dpopKeyThumbprint else { return }
+        guard let proof, ConstantTime.equal(bound.utf8, proof.thumbprint.utf8) else {
+            throw OAuthError(.invalidGrant, description: "the code is bound to a DPoP key (dpop_jkt): send a proof made with it")
+        }
+    }
+
+    /// A token bound to a key is accepted only with a proof made with that key (§7.1 for resources; token exchange's
+    /// subject token likewise).
+    static func checkAccessToken(_ claims: AccessTokenClaims, proof: VerifiedDPoPProof?) -> Bool {
+        guard let bound = claims.cnf?.jkt else { return true }
+        guard let proof else { return false }
+        return ConstantTime.equal(bound.utf8, proof.thumbprint.utf8)
+    }
+}
