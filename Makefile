@@ -57,6 +57,7 @@ test: test-deps
 	bash scripts/test/openapi.sh
 	.build/venv-test/bin/python scripts/test/oidc_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/oidc_idpyoidc.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	.build/venv-test/bin/python scripts/test/par_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/dpop_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	@$(MAKE) --no-print-directory e2e
 

@@ -73,6 +73,18 @@ import Testing
             }
     }
 
+    /// RFC 9207 §2: `iss` on success and error responses, last, once; read back as `issuer`.
+    @Test func issuedByAddsTheIssuerToSuccessAndErrorResponses() throws {
+        let success = AuthorizationResponse.success(code: "c1", state: "s1").issued(by: "https://contoso.com")
+        #expect(success.redirectURL(to: "https://localhost") == "https://localhost?state=s1&code=c1&iss=https%3A%2F%2Fcontoso.com")
+        let failure = AuthorizationResponse.failure(.invalidRequest("x"), state: "s1").issued(by: "https://a.example")
+            .issued(by: "https://contoso.com")
+        let decoded = try AuthorizationResponse.decode(redirectURL: failure.redirectURL(to: "com.example.app:/cb"))
+        #expect(decoded.issuer == "https://contoso.com" && decoded.error?.code == .invalidRequest)
+        #expect(failure.parameters.values(for: "iss") == ["https://contoso.com"])
+        #expect(AuthorizationResponse.success(code: "c1").issuer == nil)
+    }
+
     @Test func roundTripsThroughRedirectURLAndJSON() async {
         await propertyCheck(input: Self.generator) { response throws in
             #expect(try AuthorizationResponse.decode(redirectURL: response.redirectURL(to: "com.example.app:/cb")) == response)

@@ -10,7 +10,7 @@ import Testing
         ("temporarily_unavailable", 503), ("invalid_client", 401), ("invalid_grant", 400),
         ("unsupported_grant_type", 400), ("invalid_token", 401), ("insufficient_scope", 403),
         ("unsupported_token_type", 400), ("invalid_target", 400), ("interaction_required", 400),
-        ("login_required", 400), ("consent_required", 400), ("authorization_pending", 400), ("expired_token", 400),
+        ("login_required", 400), ("consent_required", 400), ("invalid_request_uri", 400), ("authorization_pending", 400), ("expired_token", 400),
         ("invalid_dpop_proof", 400), ("use_dpop_nonce", 400), ("unknown_error", 400),
     ])
     func everyCodeHasItsWireNameAndStatus(raw: String, status: Int) {
@@ -27,7 +27,7 @@ import Testing
     @Test func otherWithARegisteredNameEqualsTheRegisteredCase() {
         #expect(OAuthError.Code.other("invalid_grant") == .invalidGrant)
         #expect(Set([OAuthError.Code.other("invalid_grant"), .invalidGrant]).count == 1)
-        #expect(OAuthError.Code.registered.count == 21)
+        #expect(OAuthError.Code.registered.count == 22)
     }
 
     @Test func everyNamedCodeCitesAPublicSource() {

@@ -9,23 +9,27 @@ extension BridgeRoutes {
         let environment = services.authorizeEnvironment
         let interaction = services.interaction
         let authorize = services.authorize
-        let guarded = StoreOutagePage(pages: environment.pages)
-        router.get("/oauth2/authorize") { request, context in
-            try await guarded.answer(request, context) { try await authorize.handle(request, context) }
-        }
-        router.post("/oauth2/authorize") { request, context in
-            try await guarded.answer(request, context) { try await authorize.handle(request, context) }
+        let browser = BrowserRoute(
+            guarded: StoreOutagePage(pages: environment.pages), renderer: interaction.renderer, bodies: services.bodies)
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("/oauth2/authorize", method: method) { request, context in
+                try await browser.answer(request, context) { input in
+                    try await authorize.respond(input, logger: context.logger)
+                }
+            }
         }
         router.get("/oauth2/interaction/:id") { request, context in
-            try await guarded.answer(request, context) { try await interaction.show(request, context) }
+            try await browser.answer(request, context) { try await interaction.show($0, logger: context.logger) }
         }
         router.post("/oauth2/interaction/:id/signin") { request, context in
-            try await guarded.answer(request, context) { try await interaction.signIn(request, context) }
+            try await browser.answer(request, context, clientAddress: environment.clientAddress) {
+                try await interaction.signIn($0, logger: context.logger)
+            }
         }
         router.post("/oauth2/interaction/:id/consent") { request, context in
-            try await guarded.answer(request, context) { try await interaction.consent(request, context) }
+            try await browser.answer(request, context) { try await interaction.consent($0, logger: context.logger) }
         }
-        registerUpstreams(on: router, environment: environment, interaction: interaction, guarded: guarded)
+        registerUpstreams(on: router, environment: environment, browser: browser)
         router.get("/privacy") { request, _ in
             environment.pages.privacy(
                 PageLanguage.negotiate(culture: nil, acceptLanguage: request.headers[.acceptLanguage]))
@@ -33,20 +37,59 @@ extension BridgeRoutes {
     }
 }
 
+/// The route of a browser-facing step: reads the request into a `BrowserRequest` (a `POST`'s form through the one
+/// body reader), asks the step, and draws its `BrowserAnswer` with `InteractionRenderer`; a store outage is the
+/// outage page.
+struct BrowserRoute: Sendable {
+    let guarded: StoreOutagePage
+    let renderer: InteractionRenderer
+    let bodies: RequestBodyReader
+
+    func answer(
+        _ request: Request, _ context: BridgeRequestContext, clientAddress: ClientAddress? = nil,
+        _ step: (BrowserRequest) async throws -> BrowserAnswer
+    ) async throws -> Response {
+        try await guarded.answer(request, context) {
+            let input = await read(request, context, clientAddress: clientAddress)
+            return renderer.response(try await step(input), method: request.method, logger: context.logger)
+        }
+    }
+
+    func read(_ request: Request, _ context: BridgeRequestContext, clientAddress: ClientAddress?) async -> BrowserRequest {
+        let cookies = renderer.environment.cookies
+        var input = BrowserRequest(
+            method: request.method, query: request.uri.query, acceptLanguage: request.headers[.acceptLanguage],
+            browserSecret: cookies.browserSecret(in: request), sessionSecret: cookies.sessionSecret(in: request),
+            interactionID: context.parameters.get("id"), upstream: context.parameters.get("upstream"))
+        if request.method == .post {
+            do throws(RequestBodyError) {
+                input.form = .success(try await bodies.form(request))
+            } catch {
+                input.form = .failure(error)
+            }
+        }
+        if let clientAddress {
+            input.clientAddress = clientAddress.resolve(
+                peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: ClientAddress.forwardedForField])
+        }
+        return input
+    }
+}
+
 extension BridgeRoutes {
     /// "Continue with …" on the sign-in page, the upstream providers' callback, and the session broker.
     func registerUpstreams(
-        on router: Router<BridgeRequestContext>, environment: AuthorizeEnvironment, interaction: InteractionEndpoints,
-        guarded: StoreOutagePage
+        on router: Router<BridgeRequestContext>, environment: AuthorizeEnvironment, browser: BrowserRoute
     ) {
         guard !upstreams.byID.isEmpty else { return }
         let signIn = services.upstreamSignIn
         let broker = services.broker
+        let interaction = services.interaction
         router.get("/oauth2/interaction/:id/upstream/:upstream") { request, context in
-            try await guarded.answer(request, context) { try await interaction.continueUpstream(request, context) }
+            try await browser.answer(request, context) { try await interaction.continueUpstream($0, logger: context.logger) }
         }
         router.get("/auth/upstream/:upstream/callback") { request, context in
-            try await guarded.answer(request, context) { try await signIn.callback(request, context, broker: broker) }
+            try await browser.guarded.answer(request, context) { try await signIn.callback(request, context, broker: broker) }
         }
         registerBroker(on: router)
     }

@@ -33,6 +33,8 @@ struct BridgeServices: Sendable {
 
     // The browser half and OpenID Connect.
     let authorize: AuthorizeEndpoint
+    /// `POST /oauth2/par` (RFC 9126), and the authorization endpoint's taking of its `request_uri`.
+    let pushedAuthorization: PushedAuthorizationEndpoint
     let interaction: InteractionEndpoints
     let userInfo: UserInfoEndpoint
     let endSession: EndSessionEndpoint
@@ -90,7 +92,11 @@ struct BridgeServices: Sendable {
         interaction = InteractionEndpoints(
             environment: authorizeEnvironment, completion: CodeIssuance(environment: authorizeEnvironment),
             steps: InteractionSteps(upstream: upstreamSignInService))
-        authorize = AuthorizeEndpoint(environment: authorizeEnvironment, interaction: interaction)
+        pushedAuthorization = PushedAuthorizationEndpoint(
+            authenticator: clients, pipeline: authorizeEnvironment.pipeline, store: store, configuration: configuration,
+            now: now)
+        authorize = AuthorizeEndpoint(
+            environment: authorizeEnvironment, interaction: interaction, pushed: pushedAuthorization)
         userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)
         endSession = EndSessionEndpoint(environment: authorizeEnvironment, idTokens: idTokens)
         sessionCodes = SessionCodeEndpoint(environment: authorizeEnvironment)

@@ -133,11 +133,15 @@ struct AppToAppEndpoints: Sendable {
                 throw .request(.invalidRequest("the reference is unknown"))
             }
             let resumeURI = configuration.issuerURL(path: Self.resumePath) + "?token=" + resume.value
+            // RFC 9207 §2: the callback ends the request with an error or hands it on, so it names its issuer too.
+            var issuer = FormParameters()
+            issuer.append("iss", configuration.issuer)
             let callback = AppCallback(
                 callbackURI: payload.appCallbackURI, state: payload.state ?? "",
                 outcome: approval.decision == .approve
                     ? .approved(resumeURI: resumeURI)
-                    : .failed(OAuthError(.accessDenied, description: "the user denied the request in the app")))
+                    : .failed(OAuthError(.accessDenied, description: "the user denied the request in the app")),
+                additionalParameters: issuer)
             return AppToAppApprovalAnswer(callback: callback)
         case .alreadyDecided: throw .request(.invalidRequest("the reference was already used"))
         case .expired: throw .request(.invalidRequest("the reference has expired"))

@@ -55,12 +55,4 @@ struct AuthorizeEnvironment: Sendable {
         // 303 after a form post so the browser follows with GET (RFC 9110 §15.4.4); 302 as RFC 6749 §4.1.2 shows.
         Response(status: method == .post ? .seeOther : .found, headers: [.location: location])
     }
-
-    /// The posted form of a page (sign-in, consent, a form-posted authorize or logout), read by `RequestBodyReader`
-    /// within `limits.maxBodyBytes`; nil when there is no usable form. The pages answer every unusable post alike
-    /// (the request's page again, or a 400 page), so the reason is not needed here; the OAuth endpoints, which
-    /// report it, use the reader's typed error.
-    func postedForm(_ request: Request) async -> FormParameters? {
-        try? await RequestBodyReader(configuration).form(request)
-    }
 }

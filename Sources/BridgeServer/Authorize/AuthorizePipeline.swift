@@ -14,12 +14,15 @@ struct AuthorizePipeline: Sendable {
     }
 
     let checkClient: CheckClient
+    /// RFC 9207 §2: `iss` on every redirected error too.
+    let issuer: String
     let checkRedirectURI = CheckRedirectURI()
     let checkParameters = CheckParameters()
     let checks: [any AuthorizeCheck]
 
     init(configuration: BridgeConfiguration) {
         checkClient = CheckClient(clients: configuration.clients)
+        issuer = configuration.issuer
         checks = [
             CheckResponseType(), CheckState(), CheckScope(), CheckPKCEChallenge(allowPlain: configuration.authorize.allowPlainPKCE),
             CheckOfficeParameters(), CheckPrompt(), CheckNonce(),
@@ -38,7 +41,8 @@ struct AuthorizePipeline: Sendable {
         }
         func redirect(_ error: OAuthError, state: String?) -> Decision {
             .redirectError(
-                location: AuthorizationResponse.failure(error, state: state).redirectURL(to: redirectURI), error)
+                location: AuthorizationResponse.failure(error, state: state).issued(by: issuer).redirectURL(to: redirectURI),
+                error)
         }
         let request: AuthorizationRequest
         do {

@@ -1,6 +1,5 @@
 import BridgeStore
 import Foundation
-import Hummingbird
 import Logging
 import SignInProtocol
 
@@ -18,11 +17,11 @@ struct CodeIssuance: Sendable {
         return (code, CodeIssue(codeDigest: code.digest, codeExpiresAt: now.addingTimeInterval(lifetime)))
     }
 
-    /// The redirect that hands the issued `code` to the client.
+    /// Where the browser goes with the issued `code`.
     func redirect(
         code: SecretToken, grant: GrantRecord, pending: PendingAuthorization, client: BridgeConfiguration.Client,
-        method: HTTPRequest.Method, logger: Logger
-    ) -> Response {
+        logger: Logger
+    ) -> String {
         logger.info(
             "authorization code issued",
             metadata: ["client": .string(client.id), "user": .string(grant.userID), "grant": .string(grant.id.rawValue)])
@@ -31,30 +30,26 @@ struct CodeIssuance: Sendable {
             code: code.value, state: pending.request.state,
             scope: pending.appCallbackURI == nil ? nil : pending.scope, tokenEndpoint: client.tokenEndpointOverride,
             sessionContext: grant.sessionContext)
-        return AuthorizeEnvironment.redirect(to: response.redirectURL(to: pending.redirectURI), after: method)
+        return response.issued(by: environment.configuration.issuer).redirectURL(to: pending.redirectURI)
     }
 
     /// The user said no: `access_denied` to the client (RFC 6749 §4.1.2.1), with its state. Takes the parked request.
-    func deny(
-        digest: TokenDigest, method: HTTPRequest.Method, language: PageLanguage, logger: Logger
-    ) async throws -> Response {
+    func deny(_ loaded: InteractionEndpoints.Loaded, logger: Logger) async throws -> BrowserAnswer {
         logger.info("authorization denied by the user")
-        guard let record = try await environment.store.takePendingAuthorization(digest, at: environment.now()),
+        guard let record = try await environment.store.takePendingAuthorization(loaded.record.digest, at: environment.now()),
             let pending = try? PendingAuthorization.decode(record.payload)
         else {
-            return environment.pages.error(language, status: .badRequest, message: \.expired)
+            return .errorPage(loaded.pending.language, status: .badRequest, message: .expired)
         }
-        return refuse(pending, .accessDenied("the user did not allow access"), method: method, logger: logger)
+        return .redirect(refuse(pending, .accessDenied("the user did not allow access"), logger: logger))
     }
 
-    /// Ends `pending` with `error` sent to the client's redirect URI, with its state.
-    func refuse(
-        _ pending: PendingAuthorization, _ error: OAuthError, method: HTTPRequest.Method, logger: Logger
-    ) -> Response {
+    /// Where the browser goes to end `pending` with `error` at the client's redirect URI, with its state.
+    func refuse(_ pending: PendingAuthorization, _ error: OAuthError, logger: Logger) -> String {
         logger.info(
             "authorization refused", metadata: ["client": .string(pending.clientID), "error": .string(error.code.rawValue)])
         let response = AuthorizationResponse.failure(error, state: pending.request.state)
-        return AuthorizeEnvironment.redirect(to: response.redirectURL(to: pending.redirectURI), after: method)
+        return response.issued(by: environment.configuration.issuer).redirectURL(to: pending.redirectURI)
     }
 
     /// An opaque value Office echoes in `X-WOPI-SessionContext`; recorded with the grant so the token endpoint and

@@ -111,6 +111,10 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var requestLifetimeSeconds: Int
         /// Accept PKCE `plain` challenges; off by default (RFC 9700 §2.1.1 recommends S256 only).
         public var allowPlainPKCE: Bool
+        /// Lifetime of a pushed request's `request_uri` (RFC 9126 §2.2: short; node-oidc-provider uses 60 s).
+        public var pushedRequestLifetimeSeconds: Int
+        /// Every client must use pushed authorization requests (RFC 9126 §5).
+        public var requirePushedAuthorizationRequests: Bool
     }
 
     /// One-time exchange codes (`POST /oauth/exchange`, the Schibsted SPiD login docs' 30 s and 60 s by default).
@@ -223,6 +227,9 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var profile: ClientProfile
         /// OpenID Connect: refuse authorize requests without `nonce` (OpenID Connect Core §3.1.2.1 lets the OP decide).
         public var requireNonce: Bool
+        /// This client must use pushed authorization requests (RFC 9126 §5); the server-wide switch is
+        /// `authorize.requirePushedAuthorizationRequests`.
+        public var requirePushedAuthorizationRequests: Bool
         /// Where RP-initiated logout may send the browser afterwards, matched exactly (OpenID Connect RP-Initiated
         /// Logout 1.0 §2).
         public var postLogoutRedirectUris: [String]?

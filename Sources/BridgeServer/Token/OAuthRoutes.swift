@@ -15,6 +15,7 @@ struct OAuthRoutes: Sendable {
     let revocation: RevocationEndpoint
     let introspection: IntrospectionEndpoint
     let exchange: ExchangeEndpoint
+    let pushedAuthorization: PushedAuthorizationEndpoint
     let paths: TokenEndpointPaths
     let bodies: RequestBodyReader
     let realm: String
@@ -27,6 +28,7 @@ struct OAuthRoutes: Sendable {
         revocation = services.revocation
         introspection = services.introspection
         exchange = services.exchange
+        pushedAuthorization = services.pushedAuthorization
         paths = TokenEndpointPaths(configuration: services.configuration)
         bodies = services.bodies
         realm = services.configuration.issuer
@@ -69,6 +71,12 @@ struct OAuthRoutes: Sendable {
             await self.answer(request, context) { form async throws(OAuthError) in
                 try await self.revocation.respond(to: form)
                 return OAuthHTTPResponse.empty()
+            }
+        }
+        router.post(RouterPath(PushedAuthorizationEndpoint.path)) { request, context in
+            await self.answer(request, context) { form async throws(OAuthError) in
+                // RFC 9126 §2.2: 201 Created.
+                OAuthHTTPResponse.json(JSONBody.bytes(try await self.pushedAuthorization.respond(to: form)), status: .created)
             }
         }
         router.post(RouterPath(Self.introspectionPath)) { request, context in

@@ -18,6 +18,11 @@ struct AuthorizationServerMetadata: Encodable {
     var revocation_endpoint_auth_methods_supported: [String]?
     var introspection_endpoint: String?
     var introspection_endpoint_auth_methods_supported: [String]?
+    // RFC 9126 §5.
+    var pushed_authorization_request_endpoint: String
+    var require_pushed_authorization_requests: Bool
+    /// RFC 9207 §3: every authorization response carries `iss` (`AuthorizationResponse.issued(by:)`).
+    var authorization_response_iss_parameter_supported = true
     // OpenID Connect Discovery 1.0 §3.
     var userinfo_endpoint: String
     var end_session_endpoint: String
@@ -48,6 +53,8 @@ struct AuthorizationServerMetadata: Encodable {
         revocation_endpoint_auth_methods_supported = authMethods
         introspection_endpoint = configuration.issuerURL(path: OAuthRoutes.introspectionPath)
         introspection_endpoint_auth_methods_supported = authMethods
+        pushed_authorization_request_endpoint = configuration.issuerURL(path: PushedAuthorizationEndpoint.path)
+        require_pushed_authorization_requests = configuration.authorize.requirePushedAuthorizationRequests
         userinfo_endpoint = configuration.issuerURL(path: UserInfoEndpoint.path)
         end_session_endpoint = configuration.issuerURL(path: EndSessionEndpoint.path)
         // The OpenID scopes plus every scope some client may ask for (`wopi` by default).

@@ -50,6 +50,19 @@ public struct AuthorizationResponse: Sendable, Hashable {
         AuthorizationResponse(.failure(error), state: state)
     }
 
+    /// The response with RFC 9207's `iss` (§2): the authorization server's issuer identifier, on success and error
+    /// responses alike, so a client that talks to several servers can tell which one answered (mix-up attacks,
+    /// RFC 9700 §4.4). Replaces an `iss` already there.
+    public func issued(by issuer: String) -> AuthorizationResponse {
+        var response = self
+        response.additionalParameters.removeAll(named: "iss")
+        response.additionalParameters.append("iss", issuer)
+        return response
+    }
+
+    /// RFC 9207 `iss`, when the server sent one.
+    public var issuer: String? { additionalParameters["iss"] }
+
     public var code: String? {
         if case .success(let success) = outcome { success.code } else { nil }
     }

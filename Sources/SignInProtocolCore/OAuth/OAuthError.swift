@@ -86,6 +86,8 @@ extension OAuthError {
         case interactionRequired
         case loginRequired
         case consentRequired
+        // RFC 9101 §6.2, OpenID Connect Core §3.1.2.6: a `request_uri` that cannot be used (PAR, RFC 9126 §4)
+        case invalidRequestURI
         // RFC 8628 §3.5: the device grant's "not yet", which the session broker's polling answers with too.
         case authorizationPending
         case expiredToken
@@ -100,7 +102,7 @@ extension OAuthError {
             .invalidRequest, .unauthorizedClient, .accessDenied, .unsupportedResponseType, .invalidScope,
             .serverError, .temporarilyUnavailable, .invalidClient, .invalidGrant, .unsupportedGrantType,
             .invalidToken, .insufficientScope, .unsupportedTokenType, .invalidTarget, .interactionRequired,
-            .loginRequired, .consentRequired, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce,
+            .loginRequired, .consentRequired, .invalidRequestURI, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce,
         ]
 
         /// Maps a wire string to its case; unknown strings become `.other`.
@@ -140,6 +142,7 @@ extension OAuthError {
             case .interactionRequired: "interaction_required"
             case .loginRequired: "login_required"
             case .consentRequired: "consent_required"
+            case .invalidRequestURI: "invalid_request_uri"
             case .authorizationPending: "authorization_pending"
             case .expiredToken: "expired_token"
             case .invalidDPoPProof: "invalid_dpop_proof"
@@ -161,6 +164,7 @@ extension OAuthError {
             case .unsupportedTokenType: "RFC 7009 section 2.2.1"
             case .invalidTarget: "RFC 8693 section 2.2.2"
             case .interactionRequired, .loginRequired, .consentRequired: "OpenID Connect Core 1.0 section 3.1.2.6"
+            case .invalidRequestURI: "RFC 9101 section 6.2"
             case .authorizationPending, .expiredToken: "RFC 8628 section 3.5"
             case .invalidDPoPProof: "RFC 9449 section 5"
             case .useDPoPNonce: "RFC 9449 section 8"
@@ -179,7 +183,7 @@ extension OAuthError {
             case .temporarilyUnavailable: 503
             case .invalidRequest, .unauthorizedClient, .unsupportedResponseType, .invalidScope, .invalidGrant,
                 .unsupportedGrantType, .unsupportedTokenType, .invalidTarget, .interactionRequired, .loginRequired,
-                .consentRequired, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce, .other:
+                .consentRequired, .invalidRequestURI, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce, .other:
                 400
             }
         }

@@ -154,6 +154,7 @@ struct AppToAppFlowTests {
             let denied = try Self.callback(try await Self.decide(client, token: token, reference: reference, .deny))
             #expect(denied.state == "merchant-state")
             #expect(denied.error?.code == .accessDenied)
+            #expect(denied.additionalParameters["iss"] == "https://contoso.com", "RFC 9207 section 2")
             let late = try Self.reference(in: try await merchant.get("/oauth2/authorize?" + Self.merchantQuery()))
             bridge.clock.advance(by: 121)
             let refused = try await Self.decide(client, token: token, reference: late, .approve)

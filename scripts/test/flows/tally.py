@@ -25,3 +25,8 @@ class Tally:
 # One per process: a script and the helpers it imports count into the same tally.
 tally = Tally()
 check = tally.check
+
+
+def expect(name, condition, detail=""):
+    """`check` with the name first, the order the OpenID and OAuth client scripts read best in."""
+    return tally.check(condition, name, detail)

@@ -2,12 +2,33 @@ import Hummingbird
 import Logging
 import SignInProtocol
 
-/// The one place an interaction's need becomes a response: the sign-in, consent and app-to-app pages, the redirect
-/// to an upstream provider, the final redirect with the code or an error, and the upstream provider's error pages.
-/// Steps decide (`InteractionStep`), this draws, over `PageRenderer` and `CodeIssuance`.
+/// The one place a `BrowserAnswer` and an interaction's need become a response: the error pages, the sign-in,
+/// consent and app-to-app pages, the redirect to an upstream provider, the final redirect with the code or an
+/// error, the upstream provider's error pages, and the cookies an answer sets. Steps and endpoints decide, this
+/// draws, over `PageRenderer` and `CodeIssuance`.
 struct InteractionRenderer: Sendable {
     let environment: AuthorizeEnvironment
     let completion: CodeIssuance
+
+    /// The response for `answer`; `method` is the request's, which picks 302 or 303 for redirects.
+    func response(_ answer: BrowserAnswer, method: HTTPRequest.Method, logger: Logger) -> Response {
+        var response: Response
+        switch answer.kind {
+        case .errorPage(let language, let status, let message, let oauthError):
+            response = environment.pages.error(language, status: status, message: message.text, oauthError: oauthError)
+        case .redirect(let location):
+            response = AuthorizeEnvironment.redirect(to: location, after: method)
+        case .need(let need, let parked):
+            response = self.response(need, for: parked, method: method, logger: logger)
+        }
+        for cookie in answer.cookies {
+            switch cookie {
+            case .browser(let value): response.setCookie(environment.cookies.browser(value))
+            case .session(let value): response.setCookie(environment.cookies.session(value))
+            }
+        }
+        return response
+    }
 
     /// The response for `need` on the parked request `parked`; `method` picks 302 or 303 for redirects.
     func response(
@@ -17,10 +38,11 @@ struct InteractionRenderer: Sendable {
         let language = parked.pending.language
         switch need {
         case .issueCode(let code, let grant):
-            return completion.redirect(
-                code: code, grant: grant, pending: parked.pending, client: parked.client, method: method, logger: logger)
+            let location = completion.redirect(
+                code: code, grant: grant, pending: parked.pending, client: parked.client, logger: logger)
+            return AuthorizeEnvironment.redirect(to: location, after: method)
         case .refuse(let error):
-            return completion.refuse(parked.pending, error, method: method, logger: logger)
+            return AuthorizeEnvironment.redirect(to: completion.refuse(parked.pending, error, logger: logger), after: method)
         case .signIn(let retry):
             return signIn(parked, retry: retry)
         case .consent(let user):

@@ -1,0 +1,79 @@
+import HTTPTypes
+import SignInProtocol
+
+/// What a browser-facing step (authorize, the interaction pages) reads from a request, read by its route: the
+/// method, the query or the posted form, the few header values used, the browser's cookies, the path's ids.
+struct BrowserRequest: Sendable {
+    var method: HTTPRequest.Method
+    /// The raw query, undecoded (the authorize request decodes it with its own limits).
+    var query: String? = nil
+    /// A `POST`'s form, or why it could not be read; nil for a request without one.
+    var form: Result<FormParameters, RequestBodyError>? = nil
+    var acceptLanguage: String? = nil
+    var browserSecret: String? = nil
+    var sessionSecret: String? = nil
+    /// The caller's address as `ClientAddress` resolved it (only the sign-in post reads it, for its throttle).
+    var clientAddress: String? = nil
+    /// `{id}` in `/oauth2/interaction/{id}`.
+    var interactionID: String? = nil
+    /// `{upstream}` in `/oauth2/interaction/{id}/upstream/{upstream}`.
+    var upstream: String? = nil
+
+    /// The page language when nothing better is known (before the authorize request's `rs` or the parked request's).
+    var fallbackLanguage: PageLanguage { PageLanguage.negotiate(culture: nil, acceptLanguage: acceptLanguage) }
+
+    /// The posted form when it could be read.
+    var usableForm: FormParameters? { try? form?.get() }
+}
+
+/// What a browser-facing step answers, as a value: a page, a redirect, what a step decided the parked request
+/// needs, with the cookies to set. `InteractionRenderer.response(_:method:logger:)` is the one place it becomes
+/// a response.
+struct BrowserAnswer: Sendable {
+    enum Kind: Sendable {
+        /// An error page: a sentence for the person, and the OAuth error for the developer, if any.
+        case errorPage(PageLanguage, status: HTTPResponse.Status, message: PageMessage, oauthError: OAuthError? = nil)
+        /// 302 (303 after a post) to `location`.
+        case redirect(String)
+        /// What the interaction's steps decided the parked request needs.
+        case need(InteractionNeed, ParkedInteraction)
+    }
+
+    /// A cookie the answer sets (`BrowserCookies` writes its attributes).
+    enum SetCookie: Sendable, Equatable {
+        case browser(String)
+        case session(String)
+    }
+
+    var kind: Kind
+    var cookies: [SetCookie] = []
+
+    static func errorPage(
+        _ language: PageLanguage, status: HTTPResponse.Status, message: PageMessage, oauthError: OAuthError? = nil
+    ) -> BrowserAnswer {
+        BrowserAnswer(kind: .errorPage(language, status: status, message: message, oauthError: oauthError))
+    }
+
+    static func redirect(_ location: String) -> BrowserAnswer { BrowserAnswer(kind: .redirect(location)) }
+
+    /// The page for a posted body that could not be read, naming what was wrong (never the body): 413 for one over
+    /// the limit (RFC 9110 §15.5.14), else 400.
+    static func unreadableForm(_ error: RequestBodyError, language: PageLanguage, message: PageMessage) -> BrowserAnswer {
+        let status: HTTPResponse.Status = if case .tooLarge = error { .contentTooLarge } else { .badRequest }
+        return errorPage(language, status: status, message: message, oauthError: error.oauthError)
+    }
+}
+
+/// The sentence an error page says to the person (`PageText` holds it in each language).
+enum PageMessage: Sendable, Equatable {
+    case errorLead, expired, formExpired, otherBrowser
+
+    func text(_ text: PageText) -> String {
+        switch self {
+        case .errorLead: text.errorLead
+        case .expired: text.expired
+        case .formExpired: text.formExpired
+        case .otherBrowser: text.otherBrowser
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// Pushed authorization requests (RFC 9126): `POST /oauth2/par` takes the authorization request's parameters from
+/// an authenticated client (as the token endpoint authenticates it), runs every authorize check on them now, and
+/// answers 201 with a `request_uri` (§2.2); the authorization endpoint then takes that `request_uri` with
+/// `client_id` (§4), once, for that client, before it expires.
+struct PushedAuthorizationEndpoint: Sendable {
+    static let path = "/oauth2/par"
+    /// RFC 9126 §2.2: a URN of this form, with an unguessable part.
+    static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
+
+    let authenticator: ClientAuthenticator
+    let pipeline: AuthorizePipeline
+    let store: any PushedAuthorizationStore
+    let configuration: BridgeConfiguration
+    let now: @Sendable () -> Date
+
+    /// The 201 body (RFC 9126 §2.2).
+    struct Pushed: Encodable, Sendable, Equatable {
+        var request_uri: String
+        var expires_in: Int
+    }
+
+    func respond(to request: OAuthFormRequest) async throws(OAuthError) -> Pushed {
+        let (client, parameters) = try checked(request)
+        let secret = SecretToken()
+        let now = now()
+        let lifetime = configuration.authorize.pushedRequestLifetimeSeconds
+        let record = PushedAuthorizationRecord(
+            digest: secret.digest, clientID: client.id, parameters: parameters.encoded, pushedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
+        do {
+            try await store.pushAuthorizationRequest(record)
+        } catch {
+            throw .storeUnavailable
+        }
+        return Pushed(request_uri: Self.requestURIPrefix + secret.value, expires_in: lifetime)
+    }
+
+    /// The client, and the parameters as the authorization endpoint will read them once every check passed: the
+    /// errors the authorization endpoint would send to the client come back here as RFC 6749 §5.2 errors (§2.3).
+    func checked(_ request: OAuthFormRequest) throws(OAuthError) -> (BridgeConfiguration.Client, FormParameters) {
+        let form = try OAuthForm.decode(request.body)
+        let client = try authenticator.authenticate(form: form, authorization: request.authorization).client
+        // RFC 9126 §2.1: "The request_uri authorization request parameter is one exception, and it MUST NOT be provided."
+        guard form["request_uri"] == nil else {
+            throw .invalidRequest("request_uri must not be pushed")
+        }
+        guard form["client_id"] == nil || form["client_id"] == client.id else {
+            throw .invalidRequest("client_id is not the authenticated client")
+        }
+        var parameters = form
+        parameters.removeAll(named: "client_secret")
+        if parameters["client_id"] == nil { parameters.append("client_id", client.id) }
+        switch pipeline.evaluate(parameters) {
+        case .showError(let error), .redirectError(_, let error): throw error
+        case .accepted: return (client, parameters)
+        }
+    }
+
+    /// The pushed parameters behind `requestURI` for `clientID`, taken (RFC 9126 §4: single use, bound to the client
+    /// that pushed them, before they expire), or `invalid_request_uri`.
+    func take(requestURI: String, clientID: String?) async throws -> Result<FormParameters, OAuthError> {
+        guard requestURI.hasPrefix(Self.requestURIPrefix),
+            let secret = BrowserCookies.secret(String(requestURI.dropFirst(Self.requestURIPrefix.count)))
+        else {
+            return .failure(OAuthError(.invalidRequestURI, description: "request_uri is not one this server issued"))
+        }
+        guard let clientID = clientID.nonEmpty else {
+            return .failure(.invalidRequest("client_id is required with request_uri"))
+        }
+        switch try await store.takePushedAuthorizationRequest(TokenDigest(of: secret), clientID: clientID, at: now()) {
+        case .taken(let record):
+            guard let parameters = try? FormParameters.decode(record.parameters) else {
+                return .failure(OAuthError(.invalidRequestURI, description: "request_uri is unknown"))
+            }
+            return .success(parameters)
+        case .used: return .failure(OAuthError(.invalidRequestURI, description: "request_uri was used already"))
+        case .expired: return .failure(OAuthError(.invalidRequestURI, description: "request_uri has expired"))
+        case .unknown: return .failure(OAuthError(.invalidRequestURI, description: "request_uri is unknown"))
+        }
+    }
+
+    /// RFC 9126 §5: `requirePushedAuthorizationRequests`, server-wide or for the client.
+    func isRequired(for clientID: String?) -> Bool {
+        configuration.authorize.requirePushedAuthorizationRequests
+            || configuration.clients.contains { $0.id == clientID && $0.requirePushedAuthorizationRequests }
+    }
+}
