@@ -22,20 +22,13 @@ import Foundation
 /// The contract is pinned down by `BridgeStoreTesting.StoreContract`, which every implementation runs unchanged.
 public protocol Store: UserStore, BrowserSessionStore, AuthorizationStore, GrantStore, CodeStore, TokenStore,
     ThrottleStore, AppToAppStore, ExchangeStore, UpstreamStore, DPoPProofStore, PushedAuthorizationStore,
-    Sendable
+    StoreChanges, Sendable
 {
     /// Answers when the database can be read; throws otherwise (used by `/auth/health`).
     func checkHealth() async throws
 
     /// Finishes pending writes and releases the database. No other call may follow.
     func close() async throws
-
-    /// Grows whenever a change is committed that can make an earlier answer about a token, grant or user wrong: a
-    /// revocation, a replay (which revokes), a user saved or deleted, a session context recorded. Callers that keep
-    /// answers for a while (`RecentAnswers`) drop them when it moves. A store shared by several processes also moves
-    /// it for the others' changes when its database can tell it (PostgreSQL's `LISTEN`); callers bound how long
-    /// they keep an answer for the rest.
-    var changeCounter: UInt64 { get }
 
     /// How many times this store object has gone to its database: statements or transactions on SQLite, round
     /// trips on PostgreSQL. Published on `/metrics`; the benchmarks divide it by the flows they ran.

@@ -3,10 +3,17 @@ import Foundation
 import Hummingbird
 import SignInProtocol
 
+/// The store concerns the authorize endpoint and the sign-in pages use (the upstream sign-in and the broker's pages
+/// among them): pending requests and their steps, users, browser sessions and the throttle, app-to-app approvals,
+/// pushed requests, upstream logins and broker sessions, and exchange codes opened as sessions. Not the token half's
+/// (codes, grants, tokens, DPoP proofs): those belong to the token endpoint's grants.
+typealias SignInPagesStore = AuthorizationStore & UserStore & BrowserSessionStore & ThrottleStore & AppToAppStore
+    & PushedAuthorizationStore & ExchangeStore & UpstreamStore
+
 /// What the authorize endpoint and the sign-in pages share: built once per application.
 struct AuthorizeEnvironment: Sendable {
     let configuration: BridgeConfiguration
-    let store: any Store
+    let store: any SignInPagesStore
     let pipeline: AuthorizePipeline
     let pages: PageRenderer
     let cookies: BrowserCookies
@@ -15,7 +22,7 @@ struct AuthorizeEnvironment: Sendable {
     let hasher: PasswordHasher
     let now: @Sendable () -> Date
 
-    init(configuration: BridgeConfiguration, store: any Store, now: @escaping @Sendable () -> Date) {
+    init(configuration: BridgeConfiguration, store: any SignInPagesStore, now: @escaping @Sendable () -> Date) {
         self.configuration = configuration
         self.store = store
         self.pipeline = AuthorizePipeline(configuration: configuration)

@@ -36,7 +36,7 @@ enum BootstrapOutcome: Sendable, Equatable {
 /// by `WopiAccessTokenSeal` (nothing recorded: a changed session context is the only write).
 struct BootstrapService: Sendable {
     let configuration: BridgeConfiguration
-    let store: any Store
+    let store: any TokenStore & StoreChanges
     let verifier: AccessTokenVerifier
     let seal: WopiAccessTokenSeal
     let statuses: RecentAnswers<String, BootstrapStatus>
@@ -49,7 +49,7 @@ struct BootstrapService: Sendable {
     static let maxSessionContextBytes = 1024
 
     init(
-        configuration: BridgeConfiguration, store: any Store, verifier: AccessTokenVerifier, seal: WopiAccessTokenSeal,
+        configuration: BridgeConfiguration, store: any TokenStore & StoreChanges, verifier: AccessTokenVerifier, seal: WopiAccessTokenSeal,
         now: @escaping @Sendable () -> Date
     ) {
         self.configuration = configuration

@@ -17,13 +17,13 @@ public struct AccessTokenVerifier: Sendable {
     }
 
     let keys: SigningKeySet
-    let store: any Store
+    let store: any TokenStore & StoreChanges
     let issuer: String
     let verifiedClaims: VerifiedClaimsCache
     let statuses: RecentAnswers<String, AccessTokenStatus>
 
     /// `statusMaxAge`: how long a token's status read from the store may be reused (`RecentAnswers`).
-    public init(keys: SigningKeySet, store: any Store, issuer: String, statusMaxAge: TimeInterval = 0) {
+    public init(keys: SigningKeySet, store: any TokenStore & StoreChanges, issuer: String, statusMaxAge: TimeInterval = 0) {
         self.keys = keys
         self.store = store
         self.issuer = issuer

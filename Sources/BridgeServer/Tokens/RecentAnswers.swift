@@ -7,7 +7,7 @@ private let minimumSweep = 64
 
 /// Store answers kept for a moment, so that a token used for a burst of requests (Office calls the bootstrapper
 /// again and again) is looked up once rather than on every request. An answer is dropped as soon as the store
-/// reports a change that could make it wrong (`Store.changeCounter`: revocations and user changes made through this
+/// reports a change that could make it wrong (`StoreChanges.changeCounter`: revocations and user changes made through this
 /// server take effect at once), and in any case after `maxAge`, the bound for changes made by another process on the
 /// same database (`signin-bridge user passwd`, another server instance). A `maxAge` of zero keeps nothing.
 final class RecentAnswers<Key: Hashable & Sendable, Value: Sendable>: Sendable {
@@ -70,7 +70,7 @@ final class RecentAnswers<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Looks `key` up, asking `fetch` (the store) when nothing usable is kept.
     func value(
-        for key: Key, store: any Store, at now: Date, fetch: () async throws -> Value
+        for key: Key, store: any StoreChanges, at now: Date, fetch: () async throws -> Value
     ) async rethrows -> Value {
         let counter = store.changeCounter
         if let kept = value(for: key, changeCounter: counter, at: now) { return kept }

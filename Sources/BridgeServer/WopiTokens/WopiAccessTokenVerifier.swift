@@ -19,10 +19,10 @@ public struct WopiAccessTokenVerifier: Sendable {
     }
 
     let seal: WopiAccessTokenSeal
-    let store: any Store
+    let store: any GrantStore & StoreChanges
     let grants: RecentAnswers<GrantID, GrantRecord?>
 
-    public init(keys: SigningKeySet, store: any Store, statusMaxAge: TimeInterval = 0) {
+    public init(keys: SigningKeySet, store: any GrantStore & StoreChanges, statusMaxAge: TimeInterval = 0) {
         self.seal = WopiAccessTokenSeal(keys: keys)
         self.store = store
         self.grants = RecentAnswers(maxAge: statusMaxAge)
