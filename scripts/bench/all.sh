@@ -66,6 +66,8 @@ for script in scripts/bench/*.sh; do
   case $name in
     all|profile-top) continue ;;
     protocol) run "$name" bash "$script" --instructions ;;
+    # The flow on SQLite, on PostgreSQL (one instance and two) and with DPoP, all in one sitting.
+    flow) run "$name" env POSTGRES=1 DPOP=1 bash "$script" ;;
     *) run "$name" bash "$script" ;;
   esac
 done

@@ -290,5 +290,9 @@ if [ -n "${RESULTS:-}" ] && [ "${FLOWS_ONLY:-0}" != 1 ]; then
       awk -v f="$one_flows" -v d="$DURATION" 'BEGIN { printf "flow_postgres_one_fps=%.0f\n", f / d }'
       echo "flow_postgres_one_p99=$(p99 "$work/wrk-pg-one")"; echo "flow_postgres_one_cpu_us=$one_total_us"
     fi
+    if [ "${DPOP:-0}" = 1 ]; then
+      awk -v f="$dpop_flows" -v d="$DURATION" 'BEGIN { printf "flow_dpop_fps=%.0f\n", f / d }'
+      echo "flow_dpop_p99=$(p99 "$work/wrk-dpop")"; echo "flow_dpop_cpu_us=$(per_unit_us "$dpop_cpu" "$dpop_flows")"
+    fi
   } > "$RESULTS"
 fi

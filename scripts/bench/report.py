@@ -96,6 +96,27 @@ if flow_cpu and floor_cpu:
     rows.append(("Full code flow, server CPU per flow, against the floor", f"{flow_cpu:,.0f} µs/flow",
                  f"floor (2 empty-route requests, 2 ES256, 1 SQLite write): {floor_cpu:,.0f} µs/flow",
                  f"{flow_cpu / floor_cpu:.1f}x", "none (where we stand)", "-", command("floor"), None))
+pg_cpu, pg_one_cpu = number("flow_postgres_cpu_us"), number("flow_postgres_one_cpu_us")
+if flow_cpu and pg_one_cpu:
+    # The store's cost: one instance over PostgreSQL (its processes included) against one on SQLite, same run.
+    rows.append(("Full code flow, server CPU per flow, PostgreSQL (1 instance, with PostgreSQL's processes)",
+                 f"{pg_one_cpu:,.0f} µs/flow, p99 {figures.get('flow_postgres_one_p99', '?')}",
+                 f"SQLite, 1 instance: {flow_cpu:,.0f} µs/flow", f"{pg_one_cpu / flow_cpu:.2f}x", "<= 1.3x",
+                 "yes" if pg_one_cpu / flow_cpu <= 1.3 else "**no**", command("flow"), None))
+    used.update(["flow_postgres_one_p99", "flow_postgres_one_fps"])
+if flow_cpu and pg_cpu:
+    rows.append(("Full code flow, server CPU per flow, PostgreSQL (2 instances, with PostgreSQL's processes)",
+                 f"{pg_cpu:,.0f} µs/flow, p99 {figures.get('flow_postgres_p99', '?')}",
+                 f"SQLite, 1 instance: {flow_cpu:,.0f} µs/flow", f"{pg_cpu / flow_cpu:.2f}x", "none (scale-out)", "-",
+                 command("flow"), None))
+    used.update(["flow_postgres_p99", "flow_postgres_fps"])
+dpop_cpu = number("flow_dpop_cpu_us")
+if flow_cpu and dpop_cpu:
+    rows.append(("Full code flow with a DPoP proof per token request, server CPU per flow",
+                 f"{dpop_cpu:,.0f} µs/flow ({figures.get('flow_dpop_fps', '?')} flows/s)",
+                 f"the same flow without DPoP: {flow_cpu:,.0f} µs/flow", f"{dpop_cpu / flow_cpu:.2f}x",
+                 "none (what DPoP costs)", "-", command("flow"), None))
+    used.update(["flow_dpop_fps", "flow_dpop_p99"])
 floor_start = figures.get("cold_start_floor_ms", "?")
 used.add("cold_start_floor_ms")
 limit_row("Cold start to first answer (first start, creates keys)", "cold_start_first_ms", "ms", "<= 150",

@@ -5,8 +5,9 @@ serve` that requires nonces (`dpop.requireNonce`), as a public mobile app would 
 Discovery → authorization code flow with PKCE, signing in through the server's own form as a browser does
 (flows/bridge.py) → token request with a DPoP proof (the library retries on `use_dpop_nonce` with the server's
 `DPoP-Nonce`) → UserInfo with the DPoP-bound token (the library retries on the resource's `use_dpop_nonce`
-challenge) → refresh with a proof by the same key → UserInfo with the new token. Then the server's refusals: the
-bound refresh token without a proof, and the bound access token sent as a bearer token.
+challenge) → refresh with a proof by the same key → UserInfo with the new token; once with the authorization request
+in the browser's URL, once pushed first (RFC 9126: the browser's URL carries only client_id and request_uri). Then
+the server's refusals: the bound refresh token without a proof, and the bound access token sent as a bearer token.
 
 Run with the test venv's Python: .build/venv-test/bin/python scripts/test/dpop_client.py --binary …
 Prints one line per check and ends with "N passed, N failed"; exits 1 on any failure.
@@ -44,27 +45,8 @@ def run(port):
     metadata = requests.get(base + "/.well-known/openid-configuration", timeout=10).json()
     check("ES256" in metadata.get("dpop_signing_alg_values_supported", []), "discovery lists the DPoP proof algorithms")
 
-    request = client.authorization_request(scope="openid wopi", dpop=True)
-    parts = urllib.parse.urlsplit(str(request.uri))
-    callback = Browser(port).walk(parts.path + "?" + parts.query, REDIRECT)
-    response = request.validate_callback(callback)
-
-    # validate=False: requests-oauth2client 1.8.0's ID token validation rebuilds a DPoPToken without its key
-    # (TypeError: missing '_dpop_key'); oidc_client.py and oidc_idpyoidc.py check ID tokens.
-    token = client.authorization_code(response, validate=False)
-    check(isinstance(token, DPoPToken) and token.token_type == "DPoP", "token: a DPoP token", repr(token)[:200])
-    check(token.access_token_jwt.claims.get("cnf") == {"jkt": request.dpop_key.dpop_jkt},
-          "token: bound to the client's key", token.access_token_jwt.claims)
-    check(bool(token.refresh_token), "token: a refresh token")
-
-    claims = client.userinfo(token)
-    check(bool(claims.get("sub")), "userinfo with the DPoP token", claims)
-
-    refreshed = client.refresh_token(token)
-    check(isinstance(refreshed, DPoPToken), "refresh with a proof by the same key: a DPoP token", repr(refreshed)[:200])
-    check(refreshed.access_token != token.access_token and refreshed.refresh_token != token.refresh_token,
-          "refresh: a new access and refresh token")
-    check(client.userinfo(refreshed).get("sub") == claims.get("sub"), "userinfo with the refreshed token")
+    for pushed in (False, True):
+        refreshed, _ = bound_flow(client, port, pushed)
 
     # §5: the public client's refresh token is bound to the key, so without a proof it is refused.
     try:
@@ -86,6 +68,40 @@ def run(port):
     answer = requests.get(metadata["userinfo_endpoint"], auth=BearerToken(refreshed.access_token), timeout=10)
     check(answer.status_code == 401 and 'error="invalid_token"' in answer.headers.get("WWW-Authenticate", ""),
           "the bound token as Bearer: 401 invalid_token", f"{answer.status_code} {answer.headers.get('WWW-Authenticate')}")
+
+
+def bound_flow(client, port, pushed):
+    """Authorize (in the URL, or pushed first) → token with DPoP → userinfo → refresh with DPoP → userinfo."""
+    label = "PAR, " if pushed else ""
+    request = client.authorization_request(scope="openid wopi", dpop=True)
+    uri = str(request.uri)
+    if pushed:
+        uri = str(client.pushed_authorization_request(request).uri)
+        query = urllib.parse.urlsplit(uri).query
+        check(sorted(key for key, _ in urllib.parse.parse_qsl(query)) == ["client_id", "request_uri"],
+              "PAR: the browser's URL carries only client_id and request_uri", query)
+    parts = urllib.parse.urlsplit(uri)
+    callback = Browser(port).walk(parts.path + "?" + parts.query, REDIRECT)
+    response = request.validate_callback(callback)
+
+    # validate=False: requests-oauth2client 1.8.0's ID token validation rebuilds a DPoPToken without its key
+    # (TypeError: missing '_dpop_key'); oidc_client.py and oidc_idpyoidc.py check ID tokens.
+    token = client.authorization_code(response, validate=False)
+    check(isinstance(token, DPoPToken) and token.token_type == "DPoP", label + "token: a DPoP token", repr(token)[:200])
+    check(token.access_token_jwt.claims.get("cnf") == {"jkt": request.dpop_key.dpop_jkt},
+          label + "token: bound to the client's key", token.access_token_jwt.claims)
+    check(bool(token.refresh_token), label + "token: a refresh token")
+
+    claims = client.userinfo(token)
+    check(bool(claims.get("sub")), label + "userinfo with the DPoP token", claims)
+
+    refreshed = client.refresh_token(token)
+    check(isinstance(refreshed, DPoPToken), label + "refresh with a proof by the same key: a DPoP token",
+          repr(refreshed)[:200])
+    check(refreshed.access_token != token.access_token and refreshed.refresh_token != token.refresh_token,
+          label + "refresh: a new access and refresh token")
+    check(client.userinfo(refreshed).get("sub") == claims.get("sub"), label + "userinfo with the refreshed token")
+    return refreshed, claims
 
 
 if __name__ == "__main__":
