@@ -80,13 +80,22 @@ fi
 if [ "${DPOP:-0}" = 1 ]; then
   echo "== SignInBridge, the same flow with a DPoP proof on every token request"
   bash scripts/test/python-venv.sh   # the proofs are signed with the test venv's cryptography
-  # One proof per token request, each good once: more than the plain run's flows, with room to spare.
-  proof_count=$(( $(flows "$work/wrk-bridge") * 2 + 1000 ))
+  # One proof per token request, each good once: more than the plain run's flows, with room to spare (twice that
+  # with PROFILE_DIR, whose second run needs its own).
+  copies=1; [ -z "${PROFILE_DIR:-}" ] || copies=2
+  proof_count=$(( ($(flows "$work/wrk-bridge") * 2 + 1000) * copies ))
   .build/venv-test/bin/python scripts/bench/token/dpop_proofs.py "http://127.0.0.1:$BRIDGE_PORT/oauth2/token" "$proof_count" > "$work/proofs"
   cpu_before=$(cpu_ticks "$bridge_pid")
   wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s scripts/bench/token/flow.lua "http://127.0.0.1:$BRIDGE_PORT" \
     -- "$cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" "$work/proofs" 2 > "$work/wrk-dpop"
   dpop_cpu=$(( $(cpu_ticks "$bridge_pid") - cpu_before ))
+  if [ -n "${PROFILE_DIR:-}" ]; then   # a second, unmeasured run with perf attached, on the proofs left over
+    bash scripts/bench/profile-top.sh "$bridge_pid" "$DURATION" "$PROFILE_DIR/flow-dpop.txt" &
+    tail -n +"$(( proof_count / 2 + 1 ))" "$work/proofs" > "$work/proofs-profile"
+    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s scripts/bench/token/flow.lua "http://127.0.0.1:$BRIDGE_PORT" \
+      -- "$cookie" "$BASIC" "$AUTHORIZE" "$VERIFIER" "$work/proofs-profile" 2 > /dev/null
+    wait $!
+  fi
 fi
 
 if [ "${POSTGRES:-0}" = 1 ]; then
