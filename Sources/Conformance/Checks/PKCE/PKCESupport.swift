@@ -48,21 +48,28 @@ enum PartnerApp {
     }
 
     /// RFC 6749 §4.1.3 for a public client: `client_id` in the body, no secret; `verifier` nil leaves it out.
-    static func redeem(_ code: String, verifier: String?, in session: ConformanceSession, as party: Party) async -> Result<TokenExchange, StepFailure> {
+    /// `headers`: further request headers (a DPoP proof).
+    static func redeem(
+        _ code: String, verifier: String?, in session: ConformanceSession, as party: Party,
+        headers: [(name: String, value: String)] = []
+    ) async -> Result<TokenExchange, StepFailure> {
         guard let client = session.options.publicClient else { return .failure(StepFailure("needs --public-client-id")) }
         var fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", client.redirectURI)]
         if let verifier { fields.append(("code_verifier", verifier)) }
-        return await tokenRequest(fields, in: session, as: party)
+        return await tokenRequest(fields, in: session, as: party, headers: headers)
     }
 
     /// A token request as the public client (RFC 6749 §2.3: identified by `client_id`, no secret).
-    static func tokenRequest(_ fields: [(String, String)], in session: ConformanceSession, as party: Party) async -> Result<TokenExchange, StepFailure> {
+    static func tokenRequest(
+        _ fields: [(String, String)], in session: ConformanceSession, as party: Party,
+        headers: [(name: String, value: String)] = []
+    ) async -> Result<TokenExchange, StepFailure> {
         guard let client = session.options.publicClient else { return .failure(StepFailure("needs --public-client-id")) }
         guard let endpoint = await session.endpoints().value?.token else {
             return .failure(StepFailure("no token endpoint (see challenge.endpoints)"))
         }
         do {
-            let request = ConformanceHTTP.Request.form(endpoint, fields + [("client_id", client.id)])
+            let request = ConformanceHTTP.Request.form(endpoint, fields + [("client_id", client.id)], headers: headers)
             return .success(TokenExchange(response: try await session.http.send(request, as: party)))
         } catch {
             return .failure(StepFailure("the token endpoint did not answer: \(error)"))
