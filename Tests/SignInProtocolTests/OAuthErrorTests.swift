@@ -11,7 +11,8 @@ import Testing
         ("unsupported_grant_type", 400), ("invalid_token", 401), ("insufficient_scope", 403),
         ("unsupported_token_type", 400), ("invalid_target", 400), ("interaction_required", 400),
         ("login_required", 400), ("consent_required", 400), ("invalid_request_uri", 400), ("authorization_pending", 400), ("expired_token", 400),
-        ("invalid_dpop_proof", 400), ("use_dpop_nonce", 400), ("unknown_error", 400),
+        ("invalid_dpop_proof", 400), ("use_dpop_nonce", 400), ("invalid_session", 400),
+        ("insufficient_authorization", 400), ("redirect_to_web", 400), ("slow_down", 429), ("unknown_error", 400),
     ])
     func everyCodeHasItsWireNameAndStatus(raw: String, status: Int) {
         let code = OAuthError.Code(rawValue: raw)
@@ -27,12 +28,14 @@ import Testing
     @Test func otherWithARegisteredNameEqualsTheRegisteredCase() {
         #expect(OAuthError.Code.other("invalid_grant") == .invalidGrant)
         #expect(Set([OAuthError.Code.other("invalid_grant"), .invalidGrant]).count == 1)
-        #expect(OAuthError.Code.registered.count == 22)
+        #expect(OAuthError.Code.registered.count == 26)
     }
 
     @Test func everyNamedCodeCitesAPublicSource() {
         for code in OAuthError.Code.registered {
-            #expect(code.source.hasPrefix("RFC ") || code.source.hasPrefix("OpenID Connect"), "\(code)")
+            #expect(
+                code.source.hasPrefix("RFC ") || code.source.hasPrefix("OpenID Connect")
+                    || code.source.hasPrefix("draft-ietf-oauth-"), "\(code)")
             // The wire name is itself a valid code (RFC 6749 section 5.2 charset).
             #expect(OAuthError.Code(validating: code.rawValue) == code)
         }

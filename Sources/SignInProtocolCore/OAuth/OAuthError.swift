@@ -94,6 +94,12 @@ extension OAuthError {
         // RFC 9449 §5 (token endpoint) and §7.1, §8, §9 (resources, nonces)
         case invalidDPoPProof
         case useDPoPNonce
+        // draft-ietf-oauth-first-party-apps-04 §5.2.2.1 (authorization challenge endpoint)
+        case invalidSession
+        case insufficientAuthorization
+        case redirectToWeb
+        // RFC 8628 §3.5: asked too often; wait before the next attempt.
+        case slowDown
         /// Any other code, kept as sent.
         case other(String)
 
@@ -103,6 +109,7 @@ extension OAuthError {
             .serverError, .temporarilyUnavailable, .invalidClient, .invalidGrant, .unsupportedGrantType,
             .invalidToken, .insufficientScope, .unsupportedTokenType, .invalidTarget, .interactionRequired,
             .loginRequired, .consentRequired, .invalidRequestURI, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce,
+            .invalidSession, .insufficientAuthorization, .redirectToWeb, .slowDown,
         ]
 
         /// Maps a wire string to its case; unknown strings become `.other`.
@@ -147,6 +154,10 @@ extension OAuthError {
             case .expiredToken: "expired_token"
             case .invalidDPoPProof: "invalid_dpop_proof"
             case .useDPoPNonce: "use_dpop_nonce"
+            case .invalidSession: "invalid_session"
+            case .insufficientAuthorization: "insufficient_authorization"
+            case .redirectToWeb: "redirect_to_web"
+            case .slowDown: "slow_down"
             case .other(let raw): raw
             }
         }
@@ -165,9 +176,11 @@ extension OAuthError {
             case .invalidTarget: "RFC 8693 section 2.2.2"
             case .interactionRequired, .loginRequired, .consentRequired: "OpenID Connect Core 1.0 section 3.1.2.6"
             case .invalidRequestURI: "RFC 9101 section 6.2"
-            case .authorizationPending, .expiredToken: "RFC 8628 section 3.5"
+            case .authorizationPending, .expiredToken, .slowDown: "RFC 8628 section 3.5"
             case .invalidDPoPProof: "RFC 9449 section 5"
             case .useDPoPNonce: "RFC 9449 section 8"
+            case .invalidSession, .insufficientAuthorization, .redirectToWeb:
+                "draft-ietf-oauth-first-party-apps-04 section 5.2.2.1"
             case .other: "not defined by this package"
             }
         }
@@ -183,8 +196,11 @@ extension OAuthError {
             case .temporarilyUnavailable: 503
             case .invalidRequest, .unauthorizedClient, .unsupportedResponseType, .invalidScope, .invalidGrant,
                 .unsupportedGrantType, .unsupportedTokenType, .invalidTarget, .interactionRequired, .loginRequired,
-                .consentRequired, .invalidRequestURI, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce, .other:
+                .consentRequired, .invalidRequestURI, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce,
+                .invalidSession, .insufficientAuthorization, .redirectToWeb, .other:
                 400
+            // RFC 6585 §4: too many requests, answered with Retry-After.
+            case .slowDown: 429
             }
         }
 
