@@ -262,5 +262,23 @@ enum PostgresSchema {
             "DROP INDEX access_tokens_by_grant",
             "DROP INDEX refresh_tokens_by_grant",
         ],
+        // The authorization challenge endpoint's auth sessions (`AuthSessionStore`, draft-ietf-oauth-first-party-apps-04
+        // §5.3.1): by the digest of the value, deleted when taken.
+        [
+            """
+            CREATE TABLE auth_sessions (
+                digest text PRIMARY KEY,
+                client_id text NOT NULL,
+                interaction_digest text NOT NULL,
+                browser_digest text NOT NULL,
+                session_digest text,
+                app_to_app_reference text,
+                dpop_jkt text,
+                created_at bigint NOT NULL,
+                expires_at bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX auth_sessions_by_expiry ON auth_sessions (expires_at)",
+        ],
     ]
 }

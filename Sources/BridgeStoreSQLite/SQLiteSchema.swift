@@ -284,5 +284,23 @@ enum SQLiteSchema {
             "ALTER TABLE pending_authorizations ADD COLUMN dpop_jkt TEXT",
             "ALTER TABLE authorization_codes ADD COLUMN dpop_jkt TEXT",
         ],
+        // The authorization challenge endpoint's auth sessions (`AuthSessionStore`, draft-ietf-oauth-first-party-apps-04
+        // §5.3.1): by the digest of the value, deleted when taken.
+        [
+            """
+            CREATE TABLE auth_sessions (
+                digest TEXT PRIMARY KEY NOT NULL,
+                client_id TEXT NOT NULL,
+                interaction_digest TEXT NOT NULL,
+                browser_digest TEXT NOT NULL,
+                session_digest TEXT,
+                app_to_app_reference TEXT,
+                dpop_jkt TEXT,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX auth_sessions_by_expiry ON auth_sessions (expires_at)",
+        ],
     ]
 }

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The authorization challenge endpoint's sessions (draft-ietf-oauth-first-party-apps-04 §5.3.1): a first-party app
+/// signs in without a browser, one request per step, each answer that continues carrying a new `auth_session`. The
+/// store keeps each by the digest of its value, takes it once (a replayed value is unknown), and never takes one
+/// for another client or for a request without the DPoP key it is bound to (§9.6.1), so a stolen value is worth
+/// nothing and the rightful holder keeps it.
+public protocol AuthSessionStore: Sendable {
+    func saveAuthSession(_ record: AuthSessionRecord) async throws
+
+    /// Takes the auth session under `digest` for `clientID` presenting `dpopKeyThumbprint` (one call): `.taken` once
+    /// (the record is gone after), or why not, leaving the record as it was unless it is expired.
+    func takeAuthSession(
+        _ digest: TokenDigest, clientID: String, dpopKeyThumbprint: String?, at now: Date
+    ) async throws -> AuthSessionTaking
+
+    /// The host's app decided the app-to-app request under `reference` that the challenge endpoint parked for the
+    /// request `interaction` (one call): when it was approved and not yet used, marks it used and creates `session`
+    /// for the approving user, as the browser's `resume_uri` does (`AppToAppStore.resumeAppToApp`).
+    func takeAppToAppApproval(
+        _ reference: TokenDigest, interaction: TokenDigest, session: TokenDigest, sessionExpiresAt: Date, at now: Date
+    ) async throws -> AppToAppApprovalTaking
+}
+
+/// One step's `auth_session`: which client it is for, the parked authorization request it continues (whose browser
+/// binding it stands in for, as a browser cookie does on the sign-in pages), and what the steps so far established.
+public struct AuthSessionRecord: Sendable, Hashable {
+    public var digest: TokenDigest
+    public var clientID: String
+    /// The parked request (`PendingAuthorizationRecord.digest`).
+    public var interaction: TokenDigest
+    /// The parked request's `browserDigest`: what `continueAuthorization` checks.
+    public var browser: TokenDigest
+    /// The sign-in session once the user signed in (a password, or the host's app approving).
+    public var session: TokenDigest?
+    /// The app-to-app reference while the host's app is asked (`AppToAppRequestRecord.referenceDigest`).
+    public var appToAppReference: TokenDigest?
+    /// RFC 7638 thumbprint of the DPoP key of the first request; every later request must prove the same key.
+    public var dpopKeyThumbprint: String?
+    public var createdAt: Date
+    /// Fixed when the first step starts and carried to every later value, so that no chain outlives its request.
+    public var expiresAt: Date
+
+    public init(
+        digest: TokenDigest, clientID: String, interaction: TokenDigest, browser: TokenDigest, session: TokenDigest? = nil,
+        appToAppReference: TokenDigest? = nil, dpopKeyThumbprint: String? = nil, createdAt: Date, expiresAt: Date
+    ) {
+        self.digest = digest
+        self.clientID = clientID
+        self.interaction = interaction
+        self.browser = browser
+        self.session = session
+        self.appToAppReference = appToAppReference
+        self.dpopKeyThumbprint = dpopKeyThumbprint
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+
+    /// Why this record cannot be taken by `clientID` with `dpopKeyThumbprint` at `now`, nil when it can: the one
+    /// rule every store applies.
+    public func refusal(clientID: String, dpopKeyThumbprint: String?, at now: Date) -> AuthSessionTaking? {
+        if expiresAt <= now { return .expired }
+        if self.clientID != clientID { return .otherClient }
+        if self.dpopKeyThumbprint != dpopKeyThumbprint { return .otherKey }
+        return nil
+    }
+}
+
+public enum AuthSessionTaking: Sendable, Hashable {
+    case taken(AuthSessionRecord)
+    /// Never issued, or already taken (a replay).
+    case unknown
+    case expired
+    /// Issued to another client; left in place.
+    case otherClient
+    /// Bound to another DPoP key (or to one, and the request proved none, or the reverse); left in place.
+    case otherKey
+}
+
+public enum AppToAppApprovalTaking: Sendable, Hashable {
+    /// Approved: the session was created for this user.
+    case approved(userID: String)
+    /// The host's app has not decided yet.
+    case undecided
+    case denied
+    /// Unknown, expired, parked for another request, or used already.
+    case gone
+}

@@ -1,0 +1,77 @@
+import BridgeStore
+import Foundation
+
+/// The authorization challenge endpoint's auth sessions, one transaction each on the writer connection.
+extension SQLiteStore {
+    public func saveAuthSession(_ record: AuthSessionRecord) async throws {
+        try await transaction("auth session") { tx in
+            try tx.query(
+                """
+                INSERT INTO auth_sessions (digest, client_id, interaction_digest, browser_digest, session_digest,
+                    app_to_app_reference, dpop_jkt, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(record.digest.hex), .text(record.clientID), .text(record.interaction.hex),
+                    .text(record.browser.hex), .optionalText(record.session?.hex),
+                    .optionalText(record.appToAppReference?.hex), .optionalText(record.dpopKeyThumbprint),
+                    .millis(record.createdAt), .millis(record.expiresAt),
+                ])
+        }
+    }
+
+    public func takeAuthSession(
+        _ digest: TokenDigest, clientID: String, dpopKeyThumbprint: String?, at now: Date
+    ) async throws -> AuthSessionTaking {
+        try await transaction("auth session") { tx in
+            guard
+                let row = try tx.query("SELECT * FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]).first
+            else { return .unknown }
+            let record = try Self.authSession(row)
+            if let refusal = record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) {
+                if refusal == .expired { try tx.query("DELETE FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]) }
+                return refusal
+            }
+            try tx.query("DELETE FROM auth_sessions WHERE digest = ?", [.text(digest.hex)])
+            return .taken(record)
+        }
+    }
+
+    public func takeAppToAppApproval(
+        _ reference: TokenDigest, interaction: TokenDigest, session: TokenDigest, sessionExpiresAt: Date, at now: Date
+    ) async throws -> AppToAppApprovalTaking {
+        try await transaction("app-to-app approval") { tx in
+            guard
+                let record = try tx.query(
+                    "SELECT * FROM app_to_app_requests WHERE reference_digest = ? AND interaction_digest = ?",
+                    [.text(reference.hex), .text(interaction.hex)]
+                ).first.map(Self.appToAppRequest),
+                record.resumedAt == nil, record.expiresAt > now
+            else { return .gone }
+            if record.decidedAt == nil { return .undecided }
+            guard let userID = record.userID else { return .denied }
+            try tx.query(
+                "UPDATE app_to_app_requests SET resumed_at = ? WHERE reference_digest = ?",
+                [.millis(now), .text(reference.hex)])
+            try Self.insertSession(
+                SessionRecord(digest: session, userID: userID, createdAt: now, expiresAt: sessionExpiresAt), in: tx)
+            return .approved(userID: userID)
+        }
+    }
+
+    static func authSession(_ row: SQLiteRow) throws -> AuthSessionRecord {
+        func digest(_ column: String) throws -> TokenDigest? {
+            guard let hex = try row.optionalText(column) else { return nil }
+            guard let digest = TokenDigest(hex: hex) else { throw SQLiteColumnError(column: column) }
+            return digest
+        }
+        guard let own = try digest("digest"), let interaction = try digest("interaction_digest"),
+            let browser = try digest("browser_digest")
+        else { throw SQLiteColumnError(column: "digest") }
+        return AuthSessionRecord(
+            digest: own, clientID: try row.text("client_id"), interaction: interaction, browser: browser,
+            session: try digest("session_digest"), appToAppReference: try digest("app_to_app_reference"),
+            dpopKeyThumbprint: try row.optionalText("dpop_jkt"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"))
+    }
+}
