@@ -13,12 +13,11 @@ extension InteractionEndpoints {
         }
         let form = input.usableForm
         let name = (form?["username"] ?? "").trimmingCharacters(in: .whitespaces)
-        let password = form?["password"] ?? ""
+        let passwordText = form?["password"] ?? ""
         let now = environment.now()
         let keys = SignInThrottle.keys(signInName: name, address: input.clientAddress ?? "")
-        let prepared = try await environment.store.prepareSignIn(
-            interaction: TokenDigest(of: idSecret), signInName: name, throttleKeys: keys,
-            failuresSince: environment.throttle.windowStart(at: now), at: now)
+        let password = PasswordSignIn(environment: environment)
+        let prepared = try await password.prepare(interaction: TokenDigest(of: idSecret), signInName: name, keys: keys, at: now)
         let loaded: Loaded
         switch checkedPost(prepared.pending, id: idSecret, input, logger: logger) {
         case .failure(let page): return page.answer
@@ -27,23 +26,12 @@ extension InteractionEndpoints {
         func retry(_ problem: SignInRetry.Problem) -> BrowserAnswer {
             BrowserAnswer(kind: .need(.signIn(retry: SignInRetry(userName: name, problem: problem)), loaded.parked))
         }
-        if let wait = environment.throttle.retryAfter(failures: prepared.failures) {
-            logger.notice("sign-in throttled")
-            return retry(.throttled(retryAfterSeconds: wait))
+        let session: SecretToken
+        switch try await password.check(name: name, password: passwordText, prepared, keys: keys, at: now, logger: logger) {
+        case .throttled(let wait): return retry(.throttled(retryAfterSeconds: wait))
+        case .wrongCredentials: return retry(.wrongCredentials)
+        case .signedIn(let started, _): session = started
         }
-        let user = name.isEmpty ? nil : prepared.user
-        guard try await environment.hasher.verify(password, hash: user?.passwordHash), let user else {
-            try await environment.store.recordSignInFailure(keys: keys, at: now)
-            logger.info("sign-in failed")
-            return retry(.wrongCredentials)
-        }
-        let session = SecretToken()
-        try await environment.store.completeSignIn(
-            SessionRecord(
-                digest: session.digest, userID: user.id, createdAt: now,
-                expiresAt: now.addingTimeInterval(TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds))),
-            clearingFailuresOf: keys[0])
-        logger.info("signed in", metadata: ["user": .string(user.id)])
         return BrowserAnswer(
             kind: .redirect(AuthorizeEnvironment.interactionPath(loaded.id)), cookies: [.session(session.value)])
     }

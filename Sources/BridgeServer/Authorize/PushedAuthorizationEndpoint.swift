@@ -25,11 +25,17 @@ struct PushedAuthorizationEndpoint: Sendable {
 
     func respond(to request: OAuthFormRequest) async throws(OAuthError) -> Pushed {
         let (client, parameters) = try checked(request)
+        return try await push(parameters, clientID: client.id)
+    }
+
+    /// Stores checked `parameters` for `clientID` under a new `request_uri` (also the authorization challenge
+    /// endpoint's `redirect_to_web`, draft-ietf-oauth-first-party-apps-04 §5.2.2.1.1).
+    func push(_ parameters: FormParameters, clientID: String) async throws(OAuthError) -> Pushed {
         let secret = SecretToken()
         let now = now()
         let lifetime = configuration.authorize.pushedRequestLifetimeSeconds
         let record = PushedAuthorizationRecord(
-            digest: secret.digest, clientID: client.id, parameters: parameters.encoded, pushedAt: now,
+            digest: secret.digest, clientID: clientID, parameters: parameters.encoded, pushedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
         do {
             try await store.pushAuthorizationRequest(record)

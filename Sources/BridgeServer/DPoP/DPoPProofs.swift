@@ -51,6 +51,24 @@ struct DPoPProofs: Sendable {
         return proof
     }
 
+    /// A request's DPoP proof, checked and recorded as used (RFC 9449 §5), for the token endpoint and the
+    /// authorization challenge endpoint; nil when none was sent, which a client with `requireDPoP` may not do.
+    func proof(
+        _ presentation: DPoPPresentation?, client: AuthenticatedClient, at now: Date
+    ) async throws(OAuthError) -> VerifiedDPoPProof? {
+        guard let presentation, let header = try presentation.singleProof() else {
+            guard !client.client.requireDPoP else {
+                throw OAuthError(.invalidDPoPProof, description: "this client must send a DPoP proof (RFC 9449 section 5)")
+            }
+            return nil
+        }
+        do throws(DPoPRefusal) {
+            return try await verify(header, for: DPoPRequest(method: presentation.method, uri: presentation.uri), at: now)
+        } catch {
+            throw error.oauthError
+        }
+    }
+
     /// The `DPoP-Nonce` value for a response to a request that sent a proof; nil when nonces are not required (the
     /// server then never asks for one, §8).
     func nonceField(at now: Date) -> String? {

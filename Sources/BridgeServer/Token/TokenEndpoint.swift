@@ -39,26 +39,8 @@ struct TokenEndpoint: Sendable {
 
     func respond(to request: OAuthFormRequest) async throws(OAuthError) -> TokenResponse {
         var (handler, grantRequest) = try prepare(request)
-        grantRequest.proof = try await proof(request.dpop, client: grantRequest.client, at: grantRequest.now)
+        grantRequest.proof = try await dpop.proof(request.dpop, client: grantRequest.client, at: grantRequest.now)
         return try await handler.respond(to: grantRequest)
-    }
-
-    /// The request's DPoP proof, checked and recorded as used (RFC 9449 §5); nil when none was sent, which a client
-    /// with `requireDPoP` may not do.
-    func proof(
-        _ presentation: DPoPPresentation?, client: AuthenticatedClient, at now: Date
-    ) async throws(OAuthError) -> VerifiedDPoPProof? {
-        guard let presentation, let header = try presentation.singleProof() else {
-            guard !client.client.requireDPoP else {
-                throw OAuthError(.invalidDPoPProof, description: "this client must send a DPoP proof (RFC 9449 section 5)")
-            }
-            return nil
-        }
-        do throws(DPoPRefusal) {
-            return try await dpop.verify(header, for: DPoPRequest(method: presentation.method, uri: presentation.uri), at: now)
-        } catch {
-            throw error.oauthError
-        }
     }
 
     /// Everything before the grant's store call, outside `respond`: an async function's frame holds every temporary

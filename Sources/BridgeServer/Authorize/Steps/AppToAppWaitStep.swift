@@ -1,5 +1,6 @@
 import BridgeStore
 import Foundation
+import Logging
 import SignInProtocol
 
 /// What the server keeps with an app-to-app reference to answer the host's app and resume the browser. The
@@ -27,19 +28,33 @@ struct AppToAppWaitStep: InteractionStep {
         guard case .needsSignIn = state.progress, let callback = state.pending.appCallbackURI,
             !state.pending.showsNoPages
         else { return nil }
+        let parked = try await AppToAppParking(environment: environment).park(
+            interaction: TokenDigest(of: state.id), interactionID: state.id, pending: state.pending, callback: callback,
+            logger: state.logger)
+        return .waitForHostApp(deepLink: parked.deepLink)
+    }
+}
+
+/// Parks a request for the host's app: a new reference, recorded with what the host's app is shown, and the deep
+/// link that carries it. For the sign-in page (`AppToAppWaitStep`) and the authorization challenge endpoint.
+struct AppToAppParking: Sendable {
+    let environment: AuthorizeEnvironment
+
+    /// `interactionID`: where `resume_uri` leads the browser back to ("" when no browser takes part).
+    func park(
+        interaction: TokenDigest, interactionID: String, pending: PendingAuthorization, callback: String, logger: Logger
+    ) async throws -> (deepLink: String, reference: TokenDigest) {
         let reference = SecretToken()
         let now = environment.now()
         let lifetime = TimeInterval(environment.configuration.appToApp.referenceLifetimeSeconds)
         let payload = AppToAppPayload(
-            state: state.pending.request.state, appCallbackURI: callback, interactionID: state.id,
-            scope: state.pending.scope)
+            state: pending.request.state, appCallbackURI: callback, interactionID: interactionID, scope: pending.scope)
         try await environment.store.parkAppToApp(
             AppToAppRequestRecord(
-                referenceDigest: reference.digest, interactionDigest: TokenDigest(of: state.id),
-                clientID: state.client.id, payload: try payload.encoded(), createdAt: now,
-                expiresAt: now.addingTimeInterval(lifetime)))
-        state.logger.info("app-to-app request parked", metadata: ["client": .string(state.client.id)])
+                referenceDigest: reference.digest, interactionDigest: interaction, clientID: pending.clientID,
+                payload: try payload.encoded(), createdAt: now, expiresAt: now.addingTimeInterval(lifetime)))
+        logger.info("app-to-app request parked", metadata: ["client": .string(pending.clientID)])
         let link = AppToAppDeepLink(base: environment.configuration.appToAppDeepLink, reference: reference.value)
-        return .waitForHostApp(deepLink: link.url)
+        return (link.url, reference.digest)
     }
 }
