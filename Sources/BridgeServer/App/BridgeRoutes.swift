@@ -38,6 +38,7 @@ struct BridgeRoutes: Sendable {
         router.get("/.well-known/jwks.json") { _, _ in Self.json(self.keys.snapshot.jwks, cacheable: true) }
         registerPartnerAppAssociations(on: router)
         registerAuthorize(on: router)
+        registerFirstPartyApps(on: router)
     }
 
     func bootstrap(_ request: Request, _ context: BridgeRequestContext) async -> Response {

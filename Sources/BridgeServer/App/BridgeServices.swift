@@ -35,6 +35,8 @@ struct BridgeServices: Sendable {
     let authorize: AuthorizeEndpoint
     /// `POST /oauth2/par` (RFC 9126), and the authorization endpoint's taking of its `request_uri`.
     let pushedAuthorization: PushedAuthorizationEndpoint
+    /// `POST /oauth2/authorize-challenge` (draft-ietf-oauth-first-party-apps-04), served when `firstPartyApps.enabled`.
+    let authorizationChallenge: AuthorizationChallengeEndpoint
     let interaction: InteractionEndpoints
     let userInfo: UserInfoEndpoint
     let endSession: EndSessionEndpoint
@@ -95,6 +97,9 @@ struct BridgeServices: Sendable {
         pushedAuthorization = PushedAuthorizationEndpoint(
             authenticator: clients, pipeline: authorizeEnvironment.pipeline, store: store, configuration: configuration,
             now: now)
+        authorizationChallenge = AuthorizationChallengeEndpoint(
+            environment: authorizeEnvironment, store: store, authenticator: clients, dpop: dpop,
+            pushed: pushedAuthorization, completion: interaction.completion)
         authorize = AuthorizeEndpoint(
             environment: authorizeEnvironment, interaction: interaction, pushed: pushedAuthorization)
         userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)

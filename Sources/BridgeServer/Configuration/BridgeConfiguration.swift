@@ -24,6 +24,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public var upstreams: [Upstream]
     public var broker: Broker
     public var dpop: DPoP
+    public var firstPartyApps: FirstPartyApps
     /// Apps receiving sign-in at https redirects on this host (`PartnerApp`); nil or empty: no association files.
     public var partnerApps: [PartnerApp]?
 
@@ -296,6 +297,13 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public struct DPoP: Sendable, Codable, Hashable {
         /// Every proof must carry a nonce from `DPoP-Nonce` (§8, §9); off: freshness is the `iat` window alone.
         public var requireNonce: Bool
+    }
+
+    /// OAuth 2.0 for First-Party Applications (draft-ietf-oauth-first-party-apps-04): the authorization challenge
+    /// endpoint, for clients with `firstParty: true` only.
+    public struct FirstPartyApps: Sendable, Codable, Hashable {
+        /// Off: no endpoint and no `authorization_challenge_endpoint` in the metadata.
+        public var enabled: Bool
     }
 
     /// The session broker for native apps (`/auth/{provider}/login`, `/auth/{provider}/session`).

@@ -37,6 +37,8 @@ struct AuthorizationServerMetadata: Encodable {
     var request_uri_parameter_supported = false
     /// RFC 9449 §5.1: the algorithms a DPoP proof may use.
     var dpop_signing_alg_values_supported = DPoPProofKey.algorithms
+    /// draft-ietf-oauth-first-party-apps-04 §8: only when `firstPartyApps.enabled`.
+    var authorization_challenge_endpoint: String?
 
     init(configuration: BridgeConfiguration) {
         issuer = configuration.issuer
@@ -63,6 +65,9 @@ struct AuthorizationServerMetadata: Encodable {
         scopes_supported = scopes
         claims_supported = OpenIDScope.supportedClaims
         prompt_values_supported = CheckPrompt.known.sorted()
+        if configuration.firstPartyApps.enabled {
+            authorization_challenge_endpoint = configuration.issuerURL(path: AuthorizationChallengeEndpoint.path)
+        }
     }
 }
 

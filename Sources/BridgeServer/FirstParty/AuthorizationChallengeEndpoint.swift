@@ -1,0 +1,145 @@
+import BridgeStore
+import Foundation
+import Logging
+import SignInProtocol
+
+/// What a request to the authorization challenge endpoint carries: the form, its credentials and DPoP header, and
+/// the caller's address for the sign-in throttle.
+struct AuthorizationChallengeRequest: Sendable {
+    var form: OAuthFormRequest
+    var clientAddress: String?
+}
+
+/// The endpoint's answer: the JSON body, its status, and `Retry-After` for a throttled sign-in.
+struct AuthorizationChallengeOutcome: Sendable, Equatable {
+    var response: AuthorizationChallengeResponse
+    var status: Int
+    var retryAfterSeconds: Int? = nil
+
+    static func refused(_ error: AuthorizationChallengeError, retryAfterSeconds: Int? = nil) -> Self {
+        Self(response: .error(error), status: error.error.httpStatus, retryAfterSeconds: retryAfterSeconds)
+    }
+}
+
+/// `POST /oauth2/authorize-challenge` (draft-ietf-oauth-first-party-apps-04 §4.1, §5): a first-party app signs the
+/// user in without a browser. The first request carries the authorize parameters (checked by the authorize
+/// pipeline, PKCE S256 required) and parks the request as the authorize endpoint does; each later request carries
+/// the `auth_session` of the previous answer and one step's credential. What a step needs next is the store's one
+/// rule (`AuthorizationDecision`: which session counts, whether consent is needed), answered natively:
+/// - signed in and allowed: `{"authorization_code": …}` (§5.2.1), PKCE-bound and DPoP-bound as requested;
+/// - nobody signed in: `insufficient_authorization` with `password_required`, or for `requested_flow=app_to_app`
+///   the host's app's deep link (`app_to_app_deep_link`), then `authorization_pending` until it decided;
+/// - a page is needed (consent, or `upstream=<provider>`): `redirect_to_web` with a `request_uri` (§5.2.2.1.1);
+/// - a wrong password: `insufficient_authorization` again; over the throttle: `slow_down`, 429, `Retry-After`.
+/// Every answer that continues carries a new `auth_session`; the one presented is used up (`AuthSessionStore`).
+struct AuthorizationChallengeEndpoint: Sendable {
+    static let path = "/oauth2/authorize-challenge"
+    /// This server's step parameters (§5.1 lets the server define them); never part of the authorization request.
+    static let stepParameters = ["auth_session", "username", "password", "upstream"]
+
+    let environment: AuthorizeEnvironment
+    let store: any SignInPagesStore & AuthSessionStore
+    let authenticator: ClientAuthenticator
+    let dpop: DPoPProofs
+    let pushed: PushedAuthorizationEndpoint
+    let completion: CodeIssuance
+
+    func respond(to request: AuthorizationChallengeRequest, logger: Logger) async -> AuthorizationChallengeOutcome {
+        do throws(OAuthError) {
+            return try await proceed(request, logger: logger)
+        } catch {
+            logger.info("authorization challenge refused", metadata: ["error": .string(error.code.rawValue)])
+            return .refused(AuthorizationChallengeError(error))
+        }
+    }
+
+    func proceed(_ request: AuthorizationChallengeRequest, logger: Logger) async throws(OAuthError)
+        -> AuthorizationChallengeOutcome
+    {
+        let form = try OAuthForm.decode(request.form.body)
+        for name in Self.stepParameters where form.values(for: name).count > 1 {
+            throw .invalidRequest("parameter '\(name)' appears more than once")
+        }
+        // §4.1: client authentication exactly as at the token endpoint.
+        let authenticated = try authenticator.authenticate(form: form, authorization: request.form.authorization)
+        // §5 and §9.1: the server MUST verify that the client is first-party before any step.
+        guard authenticated.client.firstParty else {
+            throw OAuthError(.unauthorizedClient, description: "only first-party clients may use this endpoint")
+        }
+        let now = environment.now()
+        // §9.5.1: a DPoP proof binds the code, and §9.6.1 the auth_session, to its key.
+        let proof = try await dpop.proof(request.form.dpop, client: authenticated, at: now)
+        let chain: AuthSessionRecord
+        if let presented = form["auth_session"].nonEmpty {
+            chain = try await take(presented, client: authenticated.id, dpopKey: proof?.thumbprint, at: now)
+        } else {
+            chain = try await start(form, client: authenticated.client, dpopKey: proof?.thumbprint, at: now)
+        }
+        let step = AuthorizationChallengeStep(
+            endpoint: self, form: form, client: authenticated.client, clientAddress: request.clientAddress, now: now,
+            logger: logger)
+        return try await step.run(chain)
+    }
+
+    /// The first request: the authorize checks on its parameters, then the request parked as the authorize endpoint
+    /// parks it, bound to a random browser binding nobody holds (only the auth_session chain continues it).
+    func start(
+        _ form: FormParameters, client: BridgeConfiguration.Client, dpopKey: String?, at now: Date
+    ) async throws(OAuthError) -> AuthSessionRecord {
+        var parameters = form
+        for name in Self.stepParameters + ["client_secret"] { parameters.removeAll(named: name) }
+        if parameters["client_id"] == nil { parameters.append("client_id", client.id) }
+        // §6: the app sends no redirect_uri, so its code is redeemed without one; the registered one is only for
+        // a `redirect_to_web` continued in a browser.
+        let redirectAsked = parameters["redirect_uri"] != nil
+        if !redirectAsked, let registered = client.redirectUris.first { parameters.append("redirect_uri", registered) }
+        let draft: AuthorizationDraft
+        switch environment.pipeline.evaluate(parameters) {
+        case .showError(let error), .redirectError(_, let error): throw error
+        case .accepted(let accepted): draft = accepted
+        }
+        // §5.2.2.1.1: without PKCE no request_uri may be answered; this server asks S256 of every app here.
+        guard draft.pkce?.method == .s256 else {
+            throw .invalidRequest("code_challenge with code_challenge_method=S256 is required")
+        }
+        var pending = PendingAuthorization(draft, language: PageLanguage.fallback)
+        if !redirectAsked { pending.redirectURI = "" }
+        if let dpopKey {
+            // RFC 9449 §10.1: a dpop_jkt beside a proof must name the proof's key.
+            if let named = pending.dpopKeyThumbprint, named != dpopKey {
+                throw OAuthError(.invalidDPoPProof, description: "dpop_jkt does not match the DPoP proof's key")
+            }
+            pending.dpopKeyThumbprint = dpopKey
+        }
+        let interaction = SecretToken()
+        let browser = SecretToken()
+        let expiresAt = now.addingTimeInterval(TimeInterval(environment.configuration.authorize.requestLifetimeSeconds))
+        let payload: String
+        do { payload = try pending.encoded() } catch { throw .invalidRequest("the request cannot be kept") }
+        let record = PendingAuthorizationRecord(
+            digest: interaction.digest, clientID: client.id, browserDigest: browser.digest,
+            csrfDigest: SecretToken().digest, payload: payload, terms: pending.terms(client: client, requestedAt: now),
+            createdAt: now, expiresAt: expiresAt)
+        try await storeCall { try await store.savePendingAuthorization(record) }
+        return AuthSessionRecord(
+            digest: interaction.digest, clientID: client.id, interaction: interaction.digest, browser: browser.digest,
+            dpopKeyThumbprint: dpopKey, createdAt: now, expiresAt: expiresAt)
+    }
+
+    /// A later request: its `auth_session`, used up (§5.3.1), or `invalid_session` (§5.2.2.1).
+    func take(_ presented: String, client: String, dpopKey: String?, at now: Date) async throws(OAuthError)
+        -> AuthSessionRecord
+    {
+        let taking = try await storeCall {
+            try await store.takeAuthSession(TokenDigest(of: presented), clientID: client, dpopKeyThumbprint: dpopKey, at: now)
+        }
+        switch taking {
+        case .taken(let record): return record
+        case .unknown: throw OAuthError(.invalidSession, description: "auth_session is unknown or was used already")
+        case .expired: throw OAuthError(.invalidSession, description: "auth_session has expired")
+        case .otherClient: throw OAuthError(.invalidSession, description: "auth_session was issued to another client")
+        case .otherKey:
+            throw OAuthError(.invalidSession, description: "auth_session is bound to another DPoP key")
+        }
+    }
+}
