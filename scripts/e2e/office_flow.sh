@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end tests of the Office sign-in flow and of the app-to-app provider flow in a real browser (headless
-# Chromium through selenium).
+# End-to-end tests of the Office sign-in flow, the app-to-app provider flow and a first-party app's redirect_to_web
+# in a real browser (headless Chromium through selenium).
 # Builds signin-bridge if needed, creates a Python venv under .venv-e2e/ (git-ignored) with selenium, and runs
 # office_flow.py, which starts the server itself on a free loopback port with a temporary SQLite file and config.
 # Screenshots of the sign-in and consent pages (phone 390x844, tablet 1024x1366) land in artifacts/e2e/.
@@ -29,3 +29,5 @@ fi
 "$venv/bin/python" scripts/e2e/office_flow.py --binary "$binary" --artifacts artifacts/e2e
 # The app-to-app flow with this server as the provider (parked page, host-app approval, resume in the same browser).
 "$venv/bin/python" scripts/e2e/app_to_app_flow.py --binary "$binary" --artifacts artifacts/e2e
+# A first-party app's redirect_to_web from the authorization challenge endpoint, continued in the browser.
+"$venv/bin/python" scripts/e2e/first_party_flow.py --binary "$binary" --artifacts artifacts/e2e

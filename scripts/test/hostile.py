@@ -29,7 +29,8 @@ REGISTERED = ("https://localhost", "com.example.partner:/oauth2redirect")
 IDLE_TIMEOUT = 3  # seconds, set in the config below
 OAUTH_ERRORS = {"invalid_request", "invalid_client", "invalid_grant", "unauthorized_client",
                 "unsupported_grant_type", "invalid_scope", "invalid_token", "unsupported_token_type",
-                "invalid_dpop_proof", "use_dpop_nonce"}
+                "invalid_dpop_proof", "use_dpop_nonce", "invalid_session", "insufficient_authorization",
+                "redirect_to_web"}
 # RFC 6749 §5.2 / §4.1.2.1: error_description is %x20-21 / %x23-5B / %x5D-7E.
 DESCRIPTION_CHARSET = re.compile(r'^[\x20\x21\x23-\x5B\x5D-\x7E]*$')
 
@@ -222,6 +223,25 @@ def main():
                                                               {"Authorization": "Basic !!!not-base64"}), {400, 401}, oauth_json=True)
             expect("token: wrong client secret", post(port, "/oauth2/token", form, "application/x-www-form-urlencoded",
                                                       {"Authorization": bridge.basic(("office", "wrong"))}), {401}, oauth_json=True)
+
+            # The authorization challenge endpoint (draft-ietf-oauth-first-party-apps-04): JSON errors, never a 500.
+            challenge = "/oauth2/authorize-challenge"
+            for name, body, content_type in [
+                ("no parameters", b"", "application/x-www-form-urlencoded"),
+                ("JSON body", b'{"client_id":"partner-app"}', "application/json"),
+                ("invalid UTF-8", b"client_id=%FF%FE&response_type=code", "application/x-www-form-urlencoded"),
+                ("duplicate auth_session", b"client_id=partner-app&auth_session=a&auth_session=b",
+                 "application/x-www-form-urlencoded"),
+                ("garbage auth_session", b"client_id=partner-app&auth_session=" + b"%00" * 300,
+                 "application/x-www-form-urlencoded"),
+                ("unknown upstream", b"client_id=partner-app&response_type=code&code_challenge=" + b"a" * 43
+                 + b"&code_challenge_method=S256&upstream=nope", "application/x-www-form-urlencoded"),
+                ("huge username", b"client_id=partner-app&response_type=code&code_challenge=" + b"a" * 43
+                 + b"&code_challenge_method=S256&username=" + b"u" * 60_000 + b"&password=x",
+                 "application/x-www-form-urlencoded"),
+            ]:
+                expect(f"authorize-challenge: {name}", post(port, challenge, body, content_type), {400, 401, 413, 415},
+                       oauth_json=True)
 
             # Bearer tokens at the bootstrapper and introspection: forged, unsigned, garbage.
             claims = {"iss": f"http://127.0.0.1:{port}", "sub": "demo", "aud": "office", "exp": int(time.time()) + 3600}

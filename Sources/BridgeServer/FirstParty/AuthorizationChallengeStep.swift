@@ -55,6 +55,8 @@ struct AuthorizationChallengeStep: Sendable {
             return try await redirectToWeb(chain)
         case .needsSignIn:
             if pending.showsNoPages { throw OAuthError(.loginRequired, description: "the user must sign in") }
+            // prompt=consent will need the consent page anyway: the user signs in there once, not here and there.
+            if pending.asksConsentAgain { return try await redirectToWeb(chain) }
             if let callback = pending.appCallbackURI, chain.appToAppReference == nil {
                 let parked = try await storeCall {
                     try await AppToAppParking(environment: environment).park(
