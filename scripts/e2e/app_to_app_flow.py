@@ -75,6 +75,18 @@ def redirect_from_log(driver, prefix):
     return None
 
 
+def allow_and_catch(driver, prefix):
+    """Clicks "Allow" on the consent page; the redirect to `prefix` from Chromium's network log (None if none came)."""
+    driver.get_log("performance")
+    driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
+    for _ in range(50):
+        redirect = redirect_from_log(driver, prefix)
+        if redirect:
+            return redirect
+        time.sleep(0.1)
+    return None
+
+
 def merchant_authorize_url(base, state, nonce, challenge):
     return base + "/oauth2/authorize?" + urllib.parse.urlencode({
         "client_id": "merchant-app", "redirect_uri": MERCHANT_REDIRECT, "response_type": "code",
@@ -123,14 +135,7 @@ def run(binary, artifacts: Path):
               "resuming in the same browser shows the consent page")
         check("Example Merchant" in driver.find_element(By.CSS_SELECTOR, ".lead").text, "naming the merchant")
         screenshots(driver, artifacts, "app-to-app-consent", sizes=(("phone", PHONE),))
-        driver.get_log("performance")
-        driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
-        redirect = None
-        for _ in range(50):
-            redirect = redirect_from_log(driver, MERCHANT_REDIRECT + "?")
-            if redirect:
-                break
-            time.sleep(0.1)
+        redirect = allow_and_catch(driver, MERCHANT_REDIRECT + "?")
         check(redirect is not None, "the browser was sent to the merchant's redirect_uri (caught, not loaded)")
         final = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(redirect).query))
         check(final.get("state") == state and bool(final.get("code")), "redirect_uri?code=…&state=…")

@@ -11,14 +11,13 @@ screenshot of the sign-in page reached through the request_uri. Exits 0 on succe
 import json
 import secrets
 import sys
-import time
 import urllib.parse
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from app_to_app_flow import pkce, redirect_from_log, token  # noqa: E402
+from app_to_app_flow import allow_and_catch, pkce, token  # noqa: E402
 from office_flow import DEMO_PASSWORD, DEMO_USER, check, http, main_with, screenshots, serving, wait_until  # noqa: E402
 
 PARTNER_REDIRECT = "com.example.partner:/oauth2redirect"
@@ -49,14 +48,7 @@ def run(binary, artifacts: Path):
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         check(wait_until(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Allow access?"),
               "prompt=consent shows the consent page, even for a first-party app")
-        driver.get_log("performance")
-        driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
-        redirect = None
-        for _ in range(50):
-            redirect = redirect_from_log(driver, PARTNER_REDIRECT + "?")
-            if redirect:
-                break
-            time.sleep(0.1)
+        redirect = allow_and_catch(driver, PARTNER_REDIRECT + "?")
         check(redirect is not None, "the browser was sent to the app's redirect_uri (caught, not loaded)")
         final = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(redirect).query))
         check(final.get("state") == state and bool(final.get("code")), "redirect_uri?code=…&state=…")
