@@ -64,6 +64,10 @@ struct ConformCommand: AsyncParsableCommand {
     var exchangeClientID: String?
     @Option(name: .customLong("exchange-client-secret"), help: "Its secret (never printed).")
     var exchangeClientSecret: String?
+    @Option(name: .customLong("first-party-client-id"), help: "The host's own app's client, allowed at the authorization challenge endpoint.")
+    var firstPartyClientID: String?
+    @Option(name: .customLong("first-party-client-secret"), help: "Its secret, when it is confidential (never printed).")
+    var firstPartyClientSecret: String?
     @Option(
         name: .customLong("app-link"),
         help: "A partner app's https sign-in callback that the host's apple-app-site-association and assetlinks.json must open in the app (repeatable).")
@@ -134,6 +138,7 @@ struct ConformCommand: AsyncParsableCommand {
         if let exchangeClientID, let exchangeClientSecret {
             options.exchangeTarget = .init(id: exchangeClientID, secret: exchangeClientSecret, redirectURI: "")
         }
+        if let firstPartyClientID { options.firstPartyClient = .init(id: firstPartyClientID, secret: firstPartyClientSecret) }
         if manual { options.manualSignIn = { await ManualSignIn.ask($0) } }
 
         let progress = ProgressLine()

@@ -24,6 +24,8 @@ public enum CheckRegistry {
         DPoPResourceProofCheck.self, DPoPBearerDowngradeCheck.self,
         PARPushCheck.self, PARClientAuthenticationCheck.self, PARRequestURIParameterCheck.self, PARAuthorizeCheck.self,
         PARSingleUseCheck.self, PAROtherClientCheck.self, PARValidatedCheck.self,
+        FirstPartyCodeCheck.self, FirstPartyPKCEBoundCheck.self, FirstPartyOnlyCheck.self, FirstPartyInvalidSessionCheck.self,
+        FirstPartyResponseTypeCheck.self, FirstPartySessionReplayCheck.self,
         AssociationFilesCheck.self,
         // Last: it judges every error the checks before it provoked.
         ErrorCodeCheck.self, ErrorCharsetCheck.self,

@@ -54,6 +54,18 @@ public struct ConformanceOptions: Sendable {
     }
 
     public var appToAppClient: AppToAppClient?
+    /// The host's own app's client, allowed at the authorization challenge endpoint (OAuth 2.0 for First-Party
+    /// Applications); `secret` when it is confidential.
+    public struct FirstPartyClient: Sendable {
+        public var id: String
+        public var secret: String?
+        public init(id: String, secret: String?) {
+            self.id = id
+            self.secret = secret
+        }
+    }
+
+    public var firstPartyClient: FirstPartyClient?
     /// The grace window the host documents for a rotated refresh token (0: none); the reuse checks replay after it.
     public var refreshGraceSeconds: Int64 = 0
     /// The confidential client that redeems `/oauth/exchange` codes made for it from the public client's token.

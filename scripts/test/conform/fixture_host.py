@@ -1,6 +1,7 @@
 """A small WOPI host for the conformance suite's own tests: bootstrapper, authorize with a sign-in and a consent
 page, token endpoint, OpenID discovery and userinfo, RFC 8414 metadata and /oauth/exchange (those in
-fixture_tokens.py), DPoP and pushed authorization requests (fixture_dpop.py), all correct by default. Each switch
+fixture_tokens.py), DPoP and pushed authorization requests (fixture_dpop.py), the authorization challenge
+endpoint of OAuth 2.0 for First-Party Applications (fixture_firstparty.py), all correct by default. Each switch
 (--break NAME, repeatable) breaks exactly one rule, so every check of `signin-bridge conform` can be shown to fail.
 Standard library only, but for `cryptography` (the test venv's) to verify DPoP proofs.
 
@@ -17,6 +18,7 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from fixture_dpop import DPoPEndpoints
+from fixture_firstparty import FirstPartyEndpoints
 from fixture_tokens import CLIENTS, PASSWORD, SERVED_WOPI, USER, TokenEndpoints, b64url_decode
 
 SWITCHES = {
@@ -100,6 +102,12 @@ SWITCHES = {
     "par-any-client": "a request_uri is accepted with any client_id",
     "par-no-validation": "a pushed request is not validated, at the push or at authorize",
     "par-drop-state": "authorize with a request_uri loses the pushed state",
+    "fpa-code-field": "the challenge endpoint answers the code as 'code', not 'authorization_code'",
+    "fpa-ignore-verifier": "a code from the challenge endpoint redeems with any code_verifier",
+    "fpa-any-client": "any client may use the challenge endpoint",
+    "fpa-ignore-session": "an unknown auth_session is ignored",
+    "fpa-no-response-type": "a challenge request without response_type is accepted",
+    "fpa-session-reusable": "an auth_session that led to a code can be used again",
     # Not a check's rule: hosts the run itself must survive (output as it goes, --timeout, --deadline).
     "http-authorize-uri": "authorization_uri is plain http on a public host name",
     "hang-authorize": "authorization_uri is a port that accepts connections and never answers",
@@ -120,9 +128,10 @@ class State:
         self.grace = 0          # seconds a rotated refresh token still refreshes (--refresh-grace)
         self.proofs = set()     # (key thumbprint, jti) of every DPoP proof accepted
         self.pushed = {}        # request_uri -> {"request", "expires", "used"}
+        self.auth_sessions = {} # auth_session -> {"client", "request", "username", "used"}
 
 
-class Handler(TokenEndpoints, DPoPEndpoints, BaseHTTPRequestHandler):
+class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, BaseHTTPRequestHandler):
     server_version = "conform-fixture"
     state: State = None
     origin = ""
@@ -170,6 +179,7 @@ class Handler(TokenEndpoints, DPoPEndpoints, BaseHTTPRequestHandler):
             "/consent": self.consent,
             "/token": self.token,
             "/par": self.par,
+            "/authorize-challenge": self.authorize_challenge,
             "/.well-known/oauth-authorization-server": self.metadata,
             "/.well-known/openid-configuration": self.openid_configuration,
             "/userinfo": self.userinfo,

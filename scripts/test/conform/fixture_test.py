@@ -95,6 +95,12 @@ BREAKS = {
     "par.single-use": ("par-reusable", "WARN"),
     "par.other-client": ("par-any-client", "FAIL"),
     "par.validated": ("par-no-validation", "FAIL"),
+    "firstparty.code": ("fpa-code-field", "FAIL"),
+    "firstparty.pkce-bound": ("fpa-ignore-verifier", "FAIL"),
+    "firstparty.third-party-refused": ("fpa-any-client", "FAIL"),
+    "firstparty.invalid-session": ("fpa-ignore-session", "FAIL"),
+    "firstparty.response-type": ("fpa-no-response-type", "FAIL"),
+    "firstparty.session-replay": ("fpa-session-reusable", "WARN"),
 }
 # A switch may break a check whose rule depends on the broken one; every other check must still pass or skip.
 # switch -> the further checks it is known to fail (each a consequence, not a second rule broken).
@@ -112,7 +118,9 @@ ALSO = {
                          "par.validated"},  # a pushed request is checked by the same rule
     "no-code": {"par.authorize"},  # the pushed request's redirect has no code either
     "drop-state": {"par.authorize"},  # nor the pushed state
-    "pkce-ignore-verifier": {"pkce.verifier-syntax", "pkce.challenge-reuse"},  # any verifier includes these
+    "pkce-ignore-verifier": {"pkce.verifier-syntax", "pkce.challenge-reuse",  # any verifier includes these
+                             "firstparty.pkce-bound"},  # the challenge endpoint's codes too
+    "pkce-broken-compare": {"firstparty.code"},  # the right verifier no longer redeems the challenge endpoint's code
 }
 # Softer variants: the check still names the problem, as a warning.
 EXTRA = [
@@ -151,7 +159,7 @@ def conform(binary, fixture, *extra, groups=()):
             "--app-to-app-client-id", "merchant-app", "--app-to-app-redirect-uri", "com.example.merchant:/oauth2redirect",
             "--app-callback-uri", "com.example.merchant:/app-callback",
             "--exchange-client-id", "files-backend", "--exchange-client-secret", "backend-demo-secret",
-            "--app-link", f"http://127.0.0.1:{fixture.port}/app/callback", *extra]
+            "--app-link", f"http://127.0.0.1:{fixture.port}/app/callback", "--first-party-client-id", "files-app", *extra]
     if groups:
         args += ["--only", *groups]
     run = subprocess.run(args, capture_output=True, text=True, timeout=120)

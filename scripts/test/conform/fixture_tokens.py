@@ -17,7 +17,8 @@ PARTNER = {"id": "partner-app", "secret": None, "redirect": "com.example.partner
 MERCHANT = {"id": "merchant-app", "secret": None, "redirect": "com.example.merchant:/oauth2redirect", "public": True,
             "app_callback": "com.example.merchant:/app-callback"}
 BACKEND = {"id": "files-backend", "secret": "backend-demo-secret", "redirect": None, "public": False}
-CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER, MERCHANT, BACKEND)}
+FILES_APP = {"id": "files-app", "secret": None, "redirect": None, "public": True, "first_party": True}
+CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER, MERCHANT, BACKEND, FILES_APP)}
 USER, PASSWORD = "demo@example.com", "demo-password"
 SERVED_WOPI = "/wopi/files/"
 VERIFIER_SYNTAX = re.compile(r"[A-Za-z0-9._~-]{43,128}")
@@ -142,7 +143,7 @@ class TokenEndpoints:
             return "code_verifier without a challenge" if verifier and not self.broken("pkce-downgrade") else None
         if verifier is None:
             return None if self.broken("pkce-verifier-optional") else "code_verifier missing"
-        if self.broken("pkce-ignore-verifier") or (self.broken("pkce-challenge-cache") and challenge in self.state.verified):
+        if self.broken("pkce-ignore-verifier") or (record.get("first_party") and self.broken("fpa-ignore-verifier")) or (self.broken("pkce-challenge-cache") and challenge in self.state.verified):
             return None
         if not VERIFIER_SYNTAX.fullmatch(verifier) and not self.broken("pkce-any-verifier-syntax"):
             return "code_verifier is not 43 to 128 unreserved characters"
@@ -162,7 +163,8 @@ class TokenEndpoints:
                              "code_challenge_methods_supported": ["S256"],
                              "authorization_response_iss_parameter_supported": True,
                              "dpop_signing_alg_values_supported": ["ES256"],
-                             "pushed_authorization_request_endpoint": self.origin + "/par"})
+                             "pushed_authorization_request_endpoint": self.origin + "/par",
+                             "authorization_challenge_endpoint": self.origin + "/authorize-challenge"})
 
     def exchange(self, method, query):
         """One-time exchange codes: the caller's token buys a code for a sibling confidential client."""
@@ -207,4 +209,5 @@ class TokenEndpoints:
                              "token_endpoint": token, "code_challenge_methods_supported": ["S256"],
                              "authorization_response_iss_parameter_supported": True,
                              "dpop_signing_alg_values_supported": ["ES256"],
-                             "pushed_authorization_request_endpoint": self.origin + "/par"})
+                             "pushed_authorization_request_endpoint": self.origin + "/par",
+                             "authorization_challenge_endpoint": self.origin + "/authorize-challenge"})
