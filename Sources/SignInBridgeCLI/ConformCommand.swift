@@ -68,6 +68,14 @@ struct ConformCommand: AsyncParsableCommand {
     var firstPartyClientID: String?
     @Option(name: .customLong("first-party-client-secret"), help: "Its secret, when it is confidential (never printed).")
     var firstPartyClientSecret: String?
+    @Option(name: .customLong("native-sso-client-id"), help: "Native SSO: the first app's public client, which signs in with device_sso.")
+    var nativeSSOClientID: String?
+    @Option(name: .customLong("native-sso-redirect-uri"), help: "Its registered redirect URI.")
+    var nativeSSORedirectURI: String?
+    @Option(name: .customLong("native-sso-second-client-id"), help: "Native SSO: a second app of the same vendor, which exchanges the first's ID token and device secret.")
+    var nativeSSOSecondClientID: String?
+    @Option(name: .customLong("native-sso-second-client-secret"), help: "Its secret, when it is confidential (never printed).")
+    var nativeSSOSecondClientSecret: String?
     @Option(
         name: .customLong("app-link"),
         help: "A partner app's https sign-in callback that the host's apple-app-site-association and assetlinks.json must open in the app (repeatable).")
@@ -139,6 +147,11 @@ struct ConformCommand: AsyncParsableCommand {
             options.exchangeTarget = .init(id: exchangeClientID, secret: exchangeClientSecret, redirectURI: "")
         }
         if let firstPartyClientID { options.firstPartyClient = .init(id: firstPartyClientID, secret: firstPartyClientSecret) }
+        if let nativeSSOClientID, let nativeSSORedirectURI, let nativeSSOSecondClientID {
+            options.nativeSSOApps = .init(
+                first: .init(id: nativeSSOClientID, redirectURI: nativeSSORedirectURI),
+                second: .init(id: nativeSSOSecondClientID, secret: nativeSSOSecondClientSecret))
+        }
         if manual { options.manualSignIn = { await ManualSignIn.ask($0) } }
 
         let progress = ProgressLine()

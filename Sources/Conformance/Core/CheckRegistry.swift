@@ -26,6 +26,7 @@ public enum CheckRegistry {
         PARSingleUseCheck.self, PAROtherClientCheck.self, PARValidatedCheck.self,
         FirstPartyCodeCheck.self, FirstPartyPKCEBoundCheck.self, FirstPartyOnlyCheck.self, FirstPartyInvalidSessionCheck.self,
         FirstPartyResponseTypeCheck.self, FirstPartySessionReplayCheck.self,
+        NativeSSODeviceSecretCheck.self, NativeSSOExchangeCheck.self, NativeSSOForeignSecretCheck.self, NativeSSOBoundSecretCheck.self,
         AssociationFilesCheck.self,
         // Last: it judges every error the checks before it provoked.
         ErrorCodeCheck.self, ErrorCharsetCheck.self,

@@ -66,6 +66,18 @@ public struct ConformanceOptions: Sendable {
     }
 
     public var firstPartyClient: FirstPartyClient?
+    /// Two apps of one vendor for Native SSO: the first signs in (a public client with its redirect URI), the second
+    /// exchanges the first's ID token and device secret (`secret` when it is confidential).
+    public struct NativeSSOApps: Sendable {
+        public var first: PublicClient
+        public var second: FirstPartyClient
+        public init(first: PublicClient, second: FirstPartyClient) {
+            self.first = first
+            self.second = second
+        }
+    }
+
+    public var nativeSSOApps: NativeSSOApps?
     /// The grace window the host documents for a rotated refresh token (0: none); the reuse checks replay after it.
     public var refreshGraceSeconds: Int64 = 0
     /// The confidential client that redeems `/oauth/exchange` codes made for it from the public client's token.

@@ -108,6 +108,10 @@ SWITCHES = {
     "fpa-ignore-session": "an unknown auth_session is ignored",
     "fpa-no-response-type": "a challenge request without response_type is accepted",
     "fpa-session-reusable": "an auth_session that led to a code can be used again",
+    "nsso-no-ds-hash": "the device_sso ID token has no ds_hash",
+    "nsso-no-exchange": "the token endpoint does not take the Native SSO token exchange",
+    "nsso-any-secret": "any device_secret is accepted in the token exchange",
+    "nsso-ignore-ds-hash": "the ID token's ds_hash is not compared with the device_secret",
     # Not a check's rule: hosts the run itself must survive (output as it goes, --timeout, --deadline).
     "http-authorize-uri": "authorization_uri is plain http on a public host name",
     "hang-authorize": "authorization_uri is a port that accepts connections and never answers",
@@ -129,6 +133,7 @@ class State:
         self.proofs = set()     # (key thumbprint, jti) of every DPoP proof accepted
         self.pushed = {}        # request_uri -> {"request", "expires", "used"}
         self.auth_sessions = {} # auth_session -> {"client", "request", "username", "used"}
+        self.device_secrets = {}  # device_secret -> {"sid", "sub", "group"}
 
 
 class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, BaseHTTPRequestHandler):

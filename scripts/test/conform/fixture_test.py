@@ -101,10 +101,16 @@ BREAKS = {
     "firstparty.invalid-session": ("fpa-ignore-session", "FAIL"),
     "firstparty.response-type": ("fpa-no-response-type", "FAIL"),
     "firstparty.session-replay": ("fpa-session-reusable", "WARN"),
+    "nativesso.device-secret": ("nsso-no-ds-hash", "FAIL"),
+    "nativesso.exchange": ("nsso-no-exchange", "FAIL"),
+    "nativesso.unknown-secret": ("nsso-any-secret", "FAIL"),
+    "nativesso.bound-secret": ("nsso-ignore-ds-hash", "FAIL"),
 }
 # A switch may break a check whose rule depends on the broken one; every other check must still pass or skip.
 # switch -> the further checks it is known to fail (each a consequence, not a second rule broken).
 ALSO = {
+    "nsso-any-secret": {"nativesso.bound-secret"},  # any secret includes another sign-in's
+    "nsso-no-ds-hash": {"nativesso.exchange"},  # without ds_hash the ID token is bound to no secret
     "challenge-200": {"challenge.single-bearer"},  # no 401, so no challenge to count
     # An unparseable challenge is no Bearer challenge for Office either, on every 401.
     "duplicate-parameter": {"challenge.single-bearer", "unauthorized.missing-token", "unauthorized.empty-header",
@@ -159,7 +165,9 @@ def conform(binary, fixture, *extra, groups=()):
             "--app-to-app-client-id", "merchant-app", "--app-to-app-redirect-uri", "com.example.merchant:/oauth2redirect",
             "--app-callback-uri", "com.example.merchant:/app-callback",
             "--exchange-client-id", "files-backend", "--exchange-client-secret", "backend-demo-secret",
-            "--app-link", f"http://127.0.0.1:{fixture.port}/app/callback", "--first-party-client-id", "files-app", *extra]
+            "--app-link", f"http://127.0.0.1:{fixture.port}/app/callback", "--first-party-client-id", "files-app",
+            "--native-sso-client-id", "sso-app-a", "--native-sso-redirect-uri", "com.example.ssoa:/oauth2redirect",
+            "--native-sso-second-client-id", "sso-app-b", *extra]
     if groups:
         args += ["--only", *groups]
     run = subprocess.run(args, capture_output=True, text=True, timeout=120)
