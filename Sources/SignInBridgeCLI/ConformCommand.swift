@@ -76,6 +76,10 @@ struct ConformCommand: AsyncParsableCommand {
     var nativeSSOSecondClientID: String?
     @Option(name: .customLong("native-sso-second-client-secret"), help: "Its secret, when it is confidential (never printed).")
     var nativeSSOSecondClientSecret: String?
+    @Option(name: .customLong("attester-key"), help: "A PEM P-256 private key of a client attester the host trusts (attest_jwt_client_auth).")
+    var attesterKey: String?
+    @Option(name: .customLong("attested-client-id"), help: "A client the host lets authenticate with that attester's attestations.")
+    var attestedClientID: String?
     @Option(
         name: .customLong("app-link"),
         help: "A partner app's https sign-in callback that the host's apple-app-site-association and assetlinks.json must open in the app (repeatable).")
@@ -119,6 +123,12 @@ struct ConformCommand: AsyncParsableCommand {
         if (exchangeClientID == nil) != (exchangeClientSecret == nil) {
             throw ValidationError("give --exchange-client-id and --exchange-client-secret together")
         }
+        if Set([nativeSSOClientID == nil, nativeSSORedirectURI == nil, nativeSSOSecondClientID == nil]).count > 1 {
+            throw ValidationError("give --native-sso-client-id, --native-sso-redirect-uri and --native-sso-second-client-id together")
+        }
+        if (attesterKey == nil) != (attestedClientID == nil) {
+            throw ValidationError("give --attester-key and --attested-client-id together")
+        }
         if (bootstrapURL == nil) == (issuer == nil) { throw ValidationError("give a bootstrap URL or --issuer (one of them)") }
         for link in appLinks where !(link.hasPrefix("https://") || (insecureHTTPLoopback && link.hasPrefix("http://"))) {
             throw ValidationError("--app-link \(link): an https URL (http only to loopback with --insecure-http-loopback)")
@@ -151,6 +161,13 @@ struct ConformCommand: AsyncParsableCommand {
             options.nativeSSOApps = .init(
                 first: .init(id: nativeSSOClientID, redirectURI: nativeSSORedirectURI),
                 second: .init(id: nativeSSOSecondClientID, secret: nativeSSOSecondClientSecret))
+        }
+        if let attesterKey, let attestedClientID {
+            guard let pem = try? String(contentsOfFile: attesterKey, encoding: .utf8) else {
+                CLIExit.printError("conform: --attester-key \(attesterKey): cannot read the file")
+                throw ExitCode(CLIExit.usage)
+            }
+            options.attestation = .init(attesterKeyPEM: pem, clientID: attestedClientID)
         }
         if manual { options.manualSignIn = { await ManualSignIn.ask($0) } }
 

@@ -27,6 +27,8 @@ public enum CheckRegistry {
         FirstPartyCodeCheck.self, FirstPartyPKCEBoundCheck.self, FirstPartyOnlyCheck.self, FirstPartyInvalidSessionCheck.self,
         FirstPartyResponseTypeCheck.self, FirstPartySessionReplayCheck.self,
         NativeSSODeviceSecretCheck.self, NativeSSOExchangeCheck.self, NativeSSOForeignSecretCheck.self, NativeSSOBoundSecretCheck.self,
+        AttestationAcceptedCheck.self, AttestationExpiredCheck.self, AttestationUntrustedAttesterCheck.self, AttestationPoPKeyCheck.self,
+        AttestationPoPAudienceCheck.self, AttestationClientIDCheck.self, AttestationPrivateKeyCheck.self,
         AssociationFilesCheck.self,
         // Last: it judges every error the checks before it provoked.
         ErrorCodeCheck.self, ErrorCharsetCheck.self,

@@ -78,6 +78,17 @@ public struct ConformanceOptions: Sendable {
     }
 
     public var nativeSSOApps: NativeSSOApps?
+    /// The client attester the host trusts (its P-256 private key, PEM) and a client it may attest.
+    public struct Attestation: Sendable {
+        public var attesterKeyPEM: String
+        public var clientID: String
+        public init(attesterKeyPEM: String, clientID: String) {
+            self.attesterKeyPEM = attesterKeyPEM
+            self.clientID = clientID
+        }
+    }
+
+    public var attestation: Attestation?
     /// The grace window the host documents for a rotated refresh token (0: none); the reuse checks replay after it.
     public var refreshGraceSeconds: Int64 = 0
     /// The confidential client that redeems `/oauth/exchange` codes made for it from the public client's token.

@@ -1,7 +1,8 @@
 """A small WOPI host for the conformance suite's own tests: bootstrapper, authorize with a sign-in and a consent
 page, token endpoint, OpenID discovery and userinfo, RFC 8414 metadata and /oauth/exchange (those in
 fixture_tokens.py), DPoP and pushed authorization requests (fixture_dpop.py), the authorization challenge
-endpoint of OAuth 2.0 for First-Party Applications (fixture_firstparty.py), all correct by default. Each switch
+endpoint of OAuth 2.0 for First-Party Applications (fixture_firstparty.py), Native SSO (fixture_tokens.py),
+attestation-based client authentication (fixture_attestation.py), all correct by default. Each switch
 (--break NAME, repeatable) breaks exactly one rule, so every check of `signin-bridge conform` can be shown to fail.
 Standard library only, but for `cryptography` (the test venv's) to verify DPoP proofs.
 
@@ -17,6 +18,7 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from fixture_attestation import AttestationAuthentication
 from fixture_dpop import DPoPEndpoints
 from fixture_firstparty import FirstPartyEndpoints
 from fixture_tokens import CLIENTS, PASSWORD, SERVED_WOPI, USER, TokenEndpoints, b64url_decode
@@ -112,6 +114,13 @@ SWITCHES = {
     "nsso-no-exchange": "the token endpoint does not take the Native SSO token exchange",
     "nsso-any-secret": "any device_secret is accepted in the token exchange",
     "nsso-ignore-ds-hash": "the ID token's ds_hash is not compared with the device_secret",
+    "attest-rejects-all": "every client attestation is refused",
+    "attest-ignore-exp": "an expired client attestation is accepted",
+    "attest-any-attester": "a client attestation's signature is not verified",
+    "attest-ignore-pop-key": "the attestation PoP's signature is not verified with the cnf key",
+    "attest-ignore-aud": "the attestation PoP's aud is not compared",
+    "attest-ignore-client-id": "client_id may differ from the attestation's sub",
+    "attest-accept-private-cnf": "an attestation whose cnf carries the private key is accepted",
     # Not a check's rule: hosts the run itself must survive (output as it goes, --timeout, --deadline).
     "http-authorize-uri": "authorization_uri is plain http on a public host name",
     "hang-authorize": "authorization_uri is a port that accepts connections and never answers",
@@ -136,7 +145,7 @@ class State:
         self.device_secrets = {}  # device_secret -> {"sid", "sub", "group"}
 
 
-class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, BaseHTTPRequestHandler):
+class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, AttestationAuthentication, BaseHTTPRequestHandler):
     server_version = "conform-fixture"
     state: State = None
     origin = ""

@@ -105,6 +105,13 @@ BREAKS = {
     "nativesso.exchange": ("nsso-no-exchange", "FAIL"),
     "nativesso.unknown-secret": ("nsso-any-secret", "FAIL"),
     "nativesso.bound-secret": ("nsso-ignore-ds-hash", "FAIL"),
+    "attestation.accepted": ("attest-rejects-all", "FAIL"),
+    "attestation.expired": ("attest-ignore-exp", "FAIL"),
+    "attestation.untrusted-attester": ("attest-any-attester", "FAIL"),
+    "attestation.pop-key": ("attest-ignore-pop-key", "FAIL"),
+    "attestation.pop-audience": ("attest-ignore-aud", "FAIL"),
+    "attestation.client-id": ("attest-ignore-client-id", "FAIL"),
+    "attestation.private-cnf": ("attest-accept-private-cnf", "FAIL"),
 }
 # A switch may break a check whose rule depends on the broken one; every other check must still pass or skip.
 # switch -> the further checks it is known to fail (each a consequence, not a second rule broken).
@@ -167,7 +174,8 @@ def conform(binary, fixture, *extra, groups=()):
             "--exchange-client-id", "files-backend", "--exchange-client-secret", "backend-demo-secret",
             "--app-link", f"http://127.0.0.1:{fixture.port}/app/callback", "--first-party-client-id", "files-app",
             "--native-sso-client-id", "sso-app-a", "--native-sso-redirect-uri", "com.example.ssoa:/oauth2redirect",
-            "--native-sso-second-client-id", "sso-app-b", *extra]
+            "--native-sso-second-client-id", "sso-app-b",
+            "--attester-key", str(FIXTURE.parent / "attester-demo-key.pem"), "--attested-client-id", "attested-app", *extra]
     if groups:
         args += ["--only", *groups]
     run = subprocess.run(args, capture_output=True, text=True, timeout=120)

@@ -23,7 +23,10 @@ SSO_APP_A = {"id": "sso-app-a", "secret": None, "redirect": "com.example.ssoa:/o
              "sso_group": "example"}
 SSO_APP_B = {"id": "sso-app-b", "secret": None, "redirect": "com.example.ssob:/oauth2redirect", "public": True,
              "sso_group": "example"}
-CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER, MERCHANT, BACKEND, FILES_APP, SSO_APP_A, SSO_APP_B)}
+# A native app that authenticates with attestations (fixture_attestation.py).
+ATTESTED_APP = {"id": "attested-app", "secret": None, "redirect": "com.example.attested:/oauth2redirect", "public": True}
+CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER, MERCHANT, BACKEND, FILES_APP, SSO_APP_A, SSO_APP_B, ATTESTED_APP)}
+AUTH_METHODS = ["client_secret_post", "none", "attest_jwt_client_auth"]
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 DEVICE_SECRET_TYPE = "urn:openid:params:token-type:device-secret"
 USER, PASSWORD = "demo@example.com", "demo-password"
@@ -112,8 +115,11 @@ class TokenEndpoints:
         if self.broken("hang-token"):
             time.sleep(30)
         form = self.form()
-        client = CLIENTS.get(form.get("client_id"))
-        if not client or (not client["public"] and form.get("client_secret") != client["secret"]):
+        attested, problem = self.attested_client(form)
+        if problem:
+            return self.token_error("invalid_client", 401, description="client attestation refused: " + problem)
+        client = attested or CLIENTS.get(form.get("client_id"))
+        if not attested and (not client or (not client["public"] and form.get("client_secret") != client["secret"])):
             return self.token_error("invalid_client", 401)
         jkt, problem = self.dpop_proof("POST", self.origin + "/token")
         if problem:
@@ -214,7 +220,8 @@ class TokenEndpoints:
                              "authorization_response_iss_parameter_supported": True,
                              "dpop_signing_alg_values_supported": ["ES256"],
                              "pushed_authorization_request_endpoint": self.origin + "/par",
-                             "authorization_challenge_endpoint": self.origin + "/authorize-challenge"})
+                             "authorization_challenge_endpoint": self.origin + "/authorize-challenge",
+                             "token_endpoint_auth_methods_supported": AUTH_METHODS})
 
     def exchange(self, method, query):
         """One-time exchange codes: the caller's token buys a code for a sibling confidential client."""
@@ -260,4 +267,5 @@ class TokenEndpoints:
                              "authorization_response_iss_parameter_supported": True,
                              "dpop_signing_alg_values_supported": ["ES256"],
                              "pushed_authorization_request_endpoint": self.origin + "/par",
-                             "authorization_challenge_endpoint": self.origin + "/authorize-challenge"})
+                             "authorization_challenge_endpoint": self.origin + "/authorize-challenge",
+                             "token_endpoint_auth_methods_supported": AUTH_METHODS})
