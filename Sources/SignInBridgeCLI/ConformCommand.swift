@@ -60,6 +60,10 @@ struct ConformCommand: AsyncParsableCommand {
     var appToAppRedirectURI: String?
     @Option(name: .customLong("app-callback-uri"), help: "Its registered app_callback_uri.")
     var appCallbackURI: String?
+    @Option(name: .customLong("app-to-app-v2-client-id"), help: "A merchant client that may use requested_flow=app_to_app_v2 (Vipps Simple Login).")
+    var simpleLoginClientID: String?
+    @Option(name: .customLong("app-to-app-v2-redirect-uri"), help: "Its registered https redirect URI.")
+    var simpleLoginRedirectURI: String?
     @Option(name: .customLong("exchange-client-id"), help: "A confidential client of the public client's merchant that redeems /oauth/exchange codes.")
     var exchangeClientID: String?
     @Option(name: .customLong("exchange-client-secret"), help: "Its secret (never printed).")
@@ -126,6 +130,9 @@ struct ConformCommand: AsyncParsableCommand {
         if Set([nativeSSOClientID == nil, nativeSSORedirectURI == nil, nativeSSOSecondClientID == nil]).count > 1 {
             throw ValidationError("give --native-sso-client-id, --native-sso-redirect-uri and --native-sso-second-client-id together")
         }
+        if (simpleLoginClientID == nil) != (simpleLoginRedirectURI == nil) {
+            throw ValidationError("give --app-to-app-v2-client-id and --app-to-app-v2-redirect-uri together")
+        }
         if (attesterKey == nil) != (attestedClientID == nil) {
             throw ValidationError("give --attester-key and --attested-client-id together")
         }
@@ -152,6 +159,9 @@ struct ConformCommand: AsyncParsableCommand {
         }
         if let appToAppClientID, let appToAppRedirectURI, let appCallbackURI {
             options.appToAppClient = .init(id: appToAppClientID, redirectURI: appToAppRedirectURI, callbackURI: appCallbackURI)
+        }
+        if let simpleLoginClientID, let simpleLoginRedirectURI {
+            options.simpleLoginClient = .init(id: simpleLoginClientID, redirectURI: simpleLoginRedirectURI)
         }
         if let exchangeClientID, let exchangeClientSecret {
             options.exchangeTarget = .init(id: exchangeClientID, secret: exchangeClientSecret, redirectURI: "")

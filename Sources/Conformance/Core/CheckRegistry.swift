@@ -17,7 +17,7 @@ public enum CheckRegistry {
         PKCEDowngradeCheck.self, PKCEPlainRefusedCheck.self, PKCEVerifierSyntaxCheck.self, PKCEChallengeReuseCheck.self,
         MetadataConsistencyCheck.self,
         DiscoveryRequiredCheck.self, IDTokenClaimsCheck.self, StableSubjectCheck.self, UserInfoCheck.self,
-        CallbackExactCheck.self,
+        CallbackExactCheck.self, SimpleLoginPKCECheck.self,
         ExchangeChallengeCheck.self, ExchangeSingleUseCheck.self,
         DPoPTokenTypeCheck.self, DPoPProofSignatureCheck.self, DPoPProofPrivateKeyCheck.self, DPoPProofMethodCheck.self,
         DPoPProofURICheck.self, DPoPProofAgeCheck.self, DPoPProofReplayCheck.self, DPoPRefreshBindingCheck.self,

@@ -54,6 +54,9 @@ public struct ConformanceOptions: Sendable {
     }
 
     public var appToAppClient: AppToAppClient?
+    /// A merchant that may ask for `requested_flow=app_to_app_v2` (Vipps "Simple Login"), with its registered
+    /// https redirect URI (the merchant app's universal link).
+    public var simpleLoginClient: PublicClient?
     /// The host's own app's client, allowed at the authorization challenge endpoint (OAuth 2.0 for First-Party
     /// Applications); `secret` when it is confidential.
     public struct FirstPartyClient: Sendable {

@@ -114,6 +114,7 @@ SWITCHES = {
     "nsso-no-exchange": "the token endpoint does not take the Native SSO token exchange",
     "nsso-any-secret": "any device_secret is accepted in the token exchange",
     "nsso-ignore-ds-hash": "the ID token's ds_hash is not compared with the device_secret",
+    "v2-pkce-optional": "requested_flow=app_to_app_v2 is accepted without code_challenge",
     "attest-rejects-all": "every client attestation is refused",
     "attest-ignore-exp": "an expired client attestation is accepted",
     "attest-any-attester": "a client attestation's signature is not verified",
@@ -371,6 +372,11 @@ class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, AttestationAut
 
     def app_to_app(self, client, query, request_id):
         """Vipps-style requested_flow=app_to_app: the page that offers the host's app, for a registered callback."""
+        if query["requested_flow"] == "app_to_app_v2":  # Simple Login: PKCE required, no app_callback_uri
+            if not query.get("code_challenge") and not self.broken("v2-pkce-optional"):
+                return self.redirect_back(query, {"error": "invalid_request", "error_description": "PKCE is required"})
+            return self.send(200, f'<a href="contoso-app://approve?request={request_id}">Continue in the app</a>',
+                             [("Content-Type", "text/html")])
         callback, registered = query.get("app_callback_uri", ""), client.get("app_callback")
         if self.broken("app-callback-normalised") and registered:
             callback = urllib.parse.unquote(callback).rstrip("/").lower()

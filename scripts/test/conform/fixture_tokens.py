@@ -25,7 +25,11 @@ SSO_APP_B = {"id": "sso-app-b", "secret": None, "redirect": "com.example.ssob:/o
              "sso_group": "example"}
 # A native app that authenticates with attestations (fixture_attestation.py).
 ATTESTED_APP = {"id": "attested-app", "secret": None, "redirect": "com.example.attested:/oauth2redirect", "public": True}
-CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER, MERCHANT, BACKEND, FILES_APP, SSO_APP_A, SSO_APP_B, ATTESTED_APP)}
+# A confidential merchant whose app signs in with Vipps-style Simple Login (requested_flow=app_to_app_v2).
+MERCHANT_WEB = {"id": "merchant-web", "secret": "merchant-web-secret", "redirect": "https://merchant.example/login/callback",
+                "public": False}
+CLIENTS = {c["id"]: c for c in (OFFICE, PARTNER, MERCHANT, BACKEND, FILES_APP, SSO_APP_A, SSO_APP_B, ATTESTED_APP,
+                                MERCHANT_WEB)}
 AUTH_METHODS = ["client_secret_post", "none", "attest_jwt_client_auth"]
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 DEVICE_SECRET_TYPE = "urn:openid:params:token-type:device-secret"
