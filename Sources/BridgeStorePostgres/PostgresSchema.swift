@@ -273,6 +273,7 @@ enum PostgresSchema {
                 browser_digest text NOT NULL,
                 session_digest text,
                 app_to_app_reference text,
+                sign_in_name text,
                 dpop_jkt text,
                 created_at bigint NOT NULL,
                 expires_at bigint NOT NULL

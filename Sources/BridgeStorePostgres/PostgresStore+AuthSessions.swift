@@ -10,9 +10,10 @@ extension PostgresStore {
             Subject("auth session"),
             """
             INSERT INTO auth_sessions (digest, client_id, interaction_digest, browser_digest, session_digest,
-                app_to_app_reference, dpop_jkt, created_at, expires_at)
+                app_to_app_reference, sign_in_name, dpop_jkt, created_at, expires_at)
             VALUES (\(record.digest.hex), \(record.clientID), \(record.interaction.hex), \(record.browser.hex),
-                \(record.session?.hex)::text, \(record.appToAppReference?.hex)::text, \(record.dpopKeyThumbprint)::text,
+                \(record.session?.hex)::text, \(record.appToAppReference?.hex)::text, \(record.signInName)::text,
+                \(record.dpopKeyThumbprint)::text,
                 \(Milliseconds.from(record.createdAt)), \(Milliseconds.from(record.expiresAt)))
             """)
     }
@@ -41,6 +42,7 @@ extension PostgresStore {
             interaction: try row.digest("interaction_digest"), browser: try row.digest("browser_digest"),
             session: try row.optionalText("session_digest").flatMap(TokenDigest.init(hex:)),
             appToAppReference: try row.optionalText("app_to_app_reference").flatMap(TokenDigest.init(hex:)),
+            signInName: try row.optionalText("sign_in_name"),
             dpopKeyThumbprint: try row.optionalText("dpop_jkt"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"))
         if let refusal = record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) {

@@ -295,6 +295,7 @@ enum SQLiteSchema {
                 browser_digest TEXT NOT NULL,
                 session_digest TEXT,
                 app_to_app_reference TEXT,
+                sign_in_name TEXT,
                 dpop_jkt TEXT,
                 created_at INTEGER NOT NULL,
                 expires_at INTEGER NOT NULL

@@ -8,13 +8,14 @@ extension SQLiteStore {
             try tx.query(
                 """
                 INSERT INTO auth_sessions (digest, client_id, interaction_digest, browser_digest, session_digest,
-                    app_to_app_reference, dpop_jkt, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    app_to_app_reference, sign_in_name, dpop_jkt, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(record.digest.hex), .text(record.clientID), .text(record.interaction.hex),
                     .text(record.browser.hex), .optionalText(record.session?.hex),
-                    .optionalText(record.appToAppReference?.hex), .optionalText(record.dpopKeyThumbprint),
+                    .optionalText(record.appToAppReference?.hex), .optionalText(record.signInName),
+                    .optionalText(record.dpopKeyThumbprint),
                     .millis(record.createdAt), .millis(record.expiresAt),
                 ])
         }
@@ -71,6 +72,7 @@ extension SQLiteStore {
         return AuthSessionRecord(
             digest: own, clientID: try row.text("client_id"), interaction: interaction, browser: browser,
             session: try digest("session_digest"), appToAppReference: try digest("app_to_app_reference"),
+            signInName: try row.optionalText("sign_in_name"),
             dpopKeyThumbprint: try row.optionalText("dpop_jkt"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"))
     }

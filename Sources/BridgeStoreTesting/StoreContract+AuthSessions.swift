@@ -10,7 +10,8 @@ enum AuthSessionContract {
         AuthSessionRecord(
             digest: secret.digest, clientID: "partner-app", interaction: TokenDigest(of: "interaction"),
             browser: TokenDigest(of: "browser"), session: TokenDigest(of: "session"),
-            appToAppReference: TokenDigest(of: "reference"), dpopKeyThumbprint: jkt, createdAt: t0,
+            appToAppReference: TokenDigest(of: "reference"), signInName: "demo@example.com", dpopKeyThumbprint: jkt,
+            createdAt: t0,
             expiresAt: seconds(60))
     }
 

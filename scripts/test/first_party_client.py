@@ -7,6 +7,7 @@ requests-oauth2client's (PyPI), which redeems the challenge's code with the PKCE
 flow was DPoP-bound (its DPoPKey signs the proofs; its OAuth2Client redeems the code with the same key).
 
 Flows: password in two steps (insufficient_authorization with auth_session, then the code), password in one step,
+the user name first and the password in the next step,
 DPoP-bound, the host's app approving (app_to_app_deep_link, authorization_pending, /oauth2/app-to-app/decision,
 then the code), and redirect_to_web (a request_uri the browser continues with at /oauth2/authorize).
 Refusals, each the draft's error, never a 500, and no code in the store: a client that is not first-party
@@ -90,6 +91,7 @@ def main():
                   metadata.get("authorization_challenge_endpoint") == bridge.base + PATH, metadata)
             password_in_two_steps(bridge)
             password_in_one_step(bridge)
+            identifier_first(bridge)
             dpop_bound(bridge)
             host_app_approves(bridge)
             redirect_to_web(bridge)
@@ -131,6 +133,21 @@ def password_in_one_step(bridge):
     token = bridge.client("partner-app").authorization_code(
         body.get("authorization_code"), code_verifier=verifier, validate=False)
     check("the one-step code is redeemed", bool(token.access_token), token)
+
+
+def identifier_first(bridge):
+    verifier, challenge = pkce_pair()
+    answer, body = bridge.challenge(first(challenge=challenge, username=DEMO_USER))
+    check("§5: the user name alone is kept: insufficient_authorization asking for the password",
+          body.get("error") == "insufficient_authorization" and body.get("password_required") is True
+          and body.get("auth_session"), body)
+    answer, body = bridge.challenge({"client_id": "partner-app", "auth_session": body.get("auth_session"),
+                                     "password": DEMO_PASSWORD})
+    check("§5.3.1: the password alone with the auth_session signs in as the name given before",
+          answer.status_code == 200 and body.get("authorization_code"), body)
+    token = bridge.client("partner-app").authorization_code(
+        body.get("authorization_code"), code_verifier=verifier, validate=False)
+    check("the identifier-first code is redeemed", bool(token.access_token), token)
 
 
 def dpop_bound(bridge):

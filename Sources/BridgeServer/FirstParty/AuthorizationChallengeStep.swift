@@ -26,7 +26,11 @@ struct AuthorizationChallengeStep: Sendable {
         if chain.session == nil, let reference = chain.appToAppReference {
             if let waiting = try await hostAppDecision(reference, &chain) { return waiting }
         }
-        if chain.session == nil, form["username"] != nil || form["password"] != nil {
+        if chain.session == nil, let name = form["username"] {
+            // Identifier first (§5): the name is kept for the password step, and nothing is checked yet.
+            chain.signInName = name.trimmingCharacters(in: .whitespaces)
+        }
+        if chain.session == nil, form["password"] != nil {
             if let retry = try await signIn(&chain) { return retry }
         }
         if let upstream = form["upstream"] {
@@ -101,11 +105,11 @@ struct AuthorizationChallengeStep: Sendable {
         }
     }
 
-    /// A password for the chain's request (`PasswordSignIn`, the sign-in page's rules), throttled per account, per
-    /// address and per auth_session chain (§9.3: "rate-limit requests from the same auth_session"); nil when signed
-    /// in, else the answer that lets the app ask again.
+    /// A password for the chain's request and the name given with it or before (`PasswordSignIn`, the sign-in
+    /// page's rules), throttled per account, per address and per auth_session chain (§9.3: "rate-limit requests
+    /// from the same auth_session"); nil when signed in, else the answer that lets the app ask again.
     func signIn(_ chain: inout AuthSessionRecord) async throws(OAuthError) -> AuthorizationChallengeOutcome? {
-        let name = (form["username"] ?? "").trimmingCharacters(in: .whitespaces)
+        let name = chain.signInName ?? ""
         let keys =
             SignInThrottle.keys(signInName: name, address: clientAddress ?? "") + ["auth_session:" + chain.interaction.hex]
         let password = PasswordSignIn(environment: environment)

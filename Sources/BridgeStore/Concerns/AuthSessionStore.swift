@@ -35,6 +35,8 @@ public struct AuthSessionRecord: Sendable, Hashable {
     public var session: TokenDigest?
     /// The app-to-app reference while the host's app is asked (`AppToAppRequestRecord.referenceDigest`).
     public var appToAppReference: TokenDigest?
+    /// The sign-in name an earlier step gave without a password (identifier first, draft §5), for the password step.
+    public var signInName: String?
     /// RFC 7638 thumbprint of the DPoP key of the first request; every later request must prove the same key.
     public var dpopKeyThumbprint: String?
     public var createdAt: Date
@@ -43,7 +45,8 @@ public struct AuthSessionRecord: Sendable, Hashable {
 
     public init(
         digest: TokenDigest, clientID: String, interaction: TokenDigest, browser: TokenDigest, session: TokenDigest? = nil,
-        appToAppReference: TokenDigest? = nil, dpopKeyThumbprint: String? = nil, createdAt: Date, expiresAt: Date
+        appToAppReference: TokenDigest? = nil, signInName: String? = nil, dpopKeyThumbprint: String? = nil,
+        createdAt: Date, expiresAt: Date
     ) {
         self.digest = digest
         self.clientID = clientID
@@ -51,6 +54,7 @@ public struct AuthSessionRecord: Sendable, Hashable {
         self.browser = browser
         self.session = session
         self.appToAppReference = appToAppReference
+        self.signInName = signInName
         self.dpopKeyThumbprint = dpopKeyThumbprint
         self.createdAt = createdAt
         self.expiresAt = expiresAt

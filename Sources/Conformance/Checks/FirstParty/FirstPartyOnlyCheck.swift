@@ -1,7 +1,8 @@
 import SignInProtocol
 
 /// Draft §5: "the Authorization Server MUST verify the first-partyness of the client before continuing": a
-/// third-party client (the partner app's) with the user's correct password gets an error, never a code.
+/// third-party client (the partner app's, or the app-to-app merchant's when the partner app is the first-party
+/// client) with the user's correct password gets an error, never a code.
 struct FirstPartyOnlyCheck: ConformanceCheck {
     static let id = "firstparty.third-party-refused"
     static let group = CheckGroup.firstparty
@@ -11,9 +12,12 @@ struct FirstPartyOnlyCheck: ConformanceCheck {
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         var target = try await FirstPartyApp.target(in: session)
-        guard let partner = session.options.publicClient else { return .skip("needs --public-client-id and --public-redirect-uri") }
-        guard partner.id != target.client.id else { return .skip("--public-client-id names the first-party client") }
-        target.client = .init(id: partner.id, secret: nil)
+        // The partner app's client, or the app-to-app merchant's when the partner app is the host's own app.
+        let candidates = [session.options.publicClient?.id, session.options.appToAppClient?.id].compactMap { $0 }
+        guard let thirdParty = candidates.first(where: { $0 != target.client.id }) else {
+            return .skip("needs a third-party public client: --public-client-id or --app-to-app-client-id")
+        }
+        target.client = .init(id: thirdParty, secret: nil)
         let verifier = PKCE.Verifier.random()
         let answer = try await FirstPartyApp.send(
             FirstPartyApp.initialFields(target, verifier: verifier, in: session) + FirstPartyApp.credentials(in: session),
