@@ -68,6 +68,13 @@ class Bridge:
         return OAuth2Client(token_endpoint=self.base + "/oauth2/token", client_id=client_id, testing=True)
 
 
+def redeemed(bridge, body, verifier):
+    """Whether the answer's authorization_code gives partner-app an access token (requests-oauth2client, PKCE)."""
+    code = body.get("authorization_code")
+    token = code and bridge.client("partner-app").authorization_code(code, code_verifier=verifier, validate=False)
+    return bool(token and token.access_token)
+
+
 def first(client_id="partner-app", challenge=None, **extra):
     form = {"client_id": client_id, "response_type": "code", "scope": "openid profile",
             "code_challenge": challenge, "code_challenge_method": "S256"}
@@ -128,11 +135,8 @@ def password_in_two_steps(bridge):
 def password_in_one_step(bridge):
     verifier, challenge = pkce_pair()
     answer, body = bridge.challenge(first(challenge=challenge, username=DEMO_USER, password=DEMO_PASSWORD))
-    check("§5.1: the first request may carry the credential: the code at once",
-          answer.status_code == 200 and body.get("authorization_code"), body)
-    token = bridge.client("partner-app").authorization_code(
-        body.get("authorization_code"), code_verifier=verifier, validate=False)
-    check("the one-step code is redeemed", bool(token.access_token), token)
+    check("§5.1: the first request may carry the credential: the code at once", answer.status_code == 200, body)
+    check("the one-step code is redeemed", redeemed(bridge, body, verifier), body)
 
 
 def identifier_first(bridge):
@@ -144,10 +148,7 @@ def identifier_first(bridge):
     answer, body = bridge.challenge({"client_id": "partner-app", "auth_session": body.get("auth_session"),
                                      "password": DEMO_PASSWORD})
     check("§5.3.1: the password alone with the auth_session signs in as the name given before",
-          answer.status_code == 200 and body.get("authorization_code"), body)
-    token = bridge.client("partner-app").authorization_code(
-        body.get("authorization_code"), code_verifier=verifier, validate=False)
-    check("the identifier-first code is redeemed", bool(token.access_token), token)
+          answer.status_code == 200 and redeemed(bridge, body, verifier), body)
 
 
 def dpop_bound(bridge):
