@@ -52,6 +52,49 @@ extension SQLiteStore {
         }
     }
 
+    public func approveSimpleLogin(
+        _ reference: TokenDigest, userID: String, clientIDs: [String], issue: CodeIssue, at now: Date
+    ) async throws -> SimpleLoginApproval {
+        try await transaction("app-to-app approval") { tx in
+            guard
+                var record = try tx.query(
+                    "SELECT * FROM app_to_app_requests WHERE reference_digest = ?", [.text(reference.hex)]
+                ).first.map(Self.appToAppRequest)
+            else { return .unknown }
+            if record.decidedAt != nil { return .alreadyDecided }
+            if record.expiresAt <= now { return .expired }
+            guard clientIDs.contains(record.clientID) else { return .notAllowed }
+            guard
+                let pending = try tx.query(
+                    "SELECT * FROM pending_authorizations WHERE digest = ? AND expires_at > ?",
+                    [.text(record.interactionDigest.hex), .millis(now)]
+                ).first.map(Self.pendingAuthorization)
+            else { return .expired }
+            guard let user = try tx.query("SELECT * FROM users WHERE id = ?", [.text(userID)]).first.map({ try Self.user($0) })
+            else { return .unknown }
+            let previous = try tx.query(
+                "SELECT scope, granted_at FROM consents WHERE user_id = ? AND client_id = ?",
+                [.text(userID), .text(pending.clientID)]
+            ).first.map {
+                ConsentRecord(userID: userID, clientID: pending.clientID, scope: try $0.text("scope"), grantedAt: try $0.date("granted_at"))
+            }
+            record.decidedAt = now
+            record.userID = userID
+            try tx.query(
+                "UPDATE app_to_app_requests SET decided_at = ?, user_id = ? WHERE reference_digest = ?",
+                [.millis(now), .text(userID), .text(reference.hex)])
+            try tx.query("DELETE FROM pending_authorizations WHERE digest = ?", [.text(pending.digest.hex)])
+            try Self.upsertConsent(
+                AuthorizationDecision.consentAfterAllowing(
+                    pending.terms, previous: previous, userID: userID, clientID: pending.clientID, at: now),
+                in: tx)
+            let (grant, code) = AuthorizationDecision.issued(pending, user: user, issue: issue, authTime: now, at: now)
+            try Self.insertGrant(grant, in: tx)
+            try Self.insertCode(code, in: tx)
+            return .issued(record, pending, grant, code)
+        }
+    }
+
     public func resumeAppToApp(
         _ resume: TokenDigest, browser: TokenDigest?, session: TokenDigest, sessionExpiresAt: Date, at now: Date
     ) async throws -> AppToAppResumeOutcome {
