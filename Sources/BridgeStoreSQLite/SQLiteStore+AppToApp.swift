@@ -32,14 +32,8 @@ extension SQLiteStore {
         _ reference: TokenDigest, decision: AppToAppDecision, clientIDs: [String], at now: Date
     ) async throws -> AppToAppDecisionOutcome {
         try await transaction("app-to-app decision") { tx in
-            guard
-                var record = try tx.query(
-                    "SELECT * FROM app_to_app_requests WHERE reference_digest = ?", [.text(reference.hex)]
-                ).first.map(Self.appToAppRequest)
-            else { return .unknown }
-            if record.decidedAt != nil { return .alreadyDecided }
-            if record.expiresAt <= now { return .expired }
-            guard clientIDs.contains(record.clientID) else { return .notAllowed }
+            let found = try Self.decidableAppToApp(reference, clientIDs: clientIDs, at: now, in: tx)
+            guard case .decided(var record) = found else { return found }
             record.decidedAt = now
             if case .approve(let userID, let resume) = decision {
                 record.userID = userID
@@ -56,14 +50,15 @@ extension SQLiteStore {
         _ reference: TokenDigest, userID: String, clientIDs: [String], issue: CodeIssue, at now: Date
     ) async throws -> SimpleLoginApproval {
         try await transaction("app-to-app approval") { tx in
-            guard
-                var record = try tx.query(
-                    "SELECT * FROM app_to_app_requests WHERE reference_digest = ?", [.text(reference.hex)]
-                ).first.map(Self.appToAppRequest)
-            else { return .unknown }
-            if record.decidedAt != nil { return .alreadyDecided }
-            if record.expiresAt <= now { return .expired }
-            guard clientIDs.contains(record.clientID) else { return .notAllowed }
+            let found = try Self.decidableAppToApp(reference, clientIDs: clientIDs, at: now, in: tx)
+            guard case .decided(var record) = found else {
+                switch found {
+                case .alreadyDecided: return .alreadyDecided
+                case .expired: return .expired
+                case .notAllowed: return .notAllowed
+                case .unknown, .decided: return .unknown
+                }
+            }
             guard
                 let pending = try tx.query(
                     "SELECT * FROM pending_authorizations WHERE digest = ? AND expires_at > ?",
@@ -93,6 +88,22 @@ extension SQLiteStore {
             try Self.insertCode(code, in: tx)
             return .issued(record, pending, grant, code)
         }
+    }
+
+    /// The request under `reference` as `.decided` when this transaction may decide it now for an app that approves
+    /// for `clientIDs` (nothing written yet), else why it may not.
+    static func decidableAppToApp(
+        _ reference: TokenDigest, clientIDs: [String], at now: Date, in tx: Transaction
+    ) throws -> AppToAppDecisionOutcome {
+        guard
+            let record = try tx.query(
+                "SELECT * FROM app_to_app_requests WHERE reference_digest = ?", [.text(reference.hex)]
+            ).first.map(Self.appToAppRequest)
+        else { return .unknown }
+        if record.decidedAt != nil { return .alreadyDecided }
+        if record.expiresAt <= now { return .expired }
+        guard clientIDs.contains(record.clientID) else { return .notAllowed }
+        return .decided(record)
     }
 
     public func resumeAppToApp(

@@ -15,14 +15,13 @@ import base64
 import json
 import secrets
 import sys
-import time
 import urllib.parse
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from app_to_app_flow import parked_reference, pkce, redirect_from_log, token  # noqa: E402
+from app_to_app_flow import caught_redirect, parked_reference, pkce, token  # noqa: E402
 from office_flow import DEMO_PASSWORD, DEMO_USER, PHONE, check, main_with, screenshots, serving, wait_until  # noqa: E402
 
 MERCHANT_REDIRECT = "https://merchant.example.com/app/callback"
@@ -57,12 +56,7 @@ def run(binary, artifacts: Path):
 
         driver.get_log("performance")
         driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
-        redirect = None
-        for _ in range(50):
-            redirect = redirect_from_log(driver, MERCHANT_REDIRECT + "?")
-            if redirect:
-                break
-            time.sleep(0.1)
+        redirect = caught_redirect(driver, MERCHANT_REDIRECT + "?")
         check(redirect is not None, "the browser was sent to the merchant's https redirect_uri")
         final = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(redirect).query))
         check(final.get("state") == state and bool(final.get("code")) and final.get("iss") == base,
