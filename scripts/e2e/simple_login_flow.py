@@ -36,6 +36,8 @@ def run(binary, artifacts: Path):
             "scope": "openid profile", "state": state, "nonce": nonce, "code_challenge": challenge,
             "code_challenge_method": "S256", "requested_flow": "app_to_app_v2"}))
         parked_reference(driver, base)
+        check("takes you straight back to Example Merchant" in driver.page_source,
+              "the parked page says the app returns the user straight to the merchant")
         check(driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0],
               "the parked page fits a 390 px phone")
         screenshots(driver, artifacts, "simple-login-parked")

@@ -97,6 +97,7 @@ struct SimpleLoginFlowTests {
             let parked = try await merchant.get("/oauth2/authorize?" + Self.query())
             #expect(parked.status == .ok)
             #expect(parked.body.contains("Continue in the app"))
+            #expect(parked.body.contains("it takes you straight back to Simple Merchant"))
             let reference = try AppToAppFlowTests.reference(in: parked)
             let details = try await client.executeRequest(
                 uri: "/oauth2/app-to-app/request?reference=\(reference)", method: .get,
