@@ -46,6 +46,7 @@ public enum StoreContract {
             + ExchangeCodeContract.all + UpstreamContract.all + BrokerSessionStepContract.all + NewGrantStepContract.all
             + PasswordChangeContract.all + DPoPProofContract.all + PushedAuthorizationContract.all
             + AuthSessionContract.all
+            + SimpleLoginContract.all
     }
 }
 

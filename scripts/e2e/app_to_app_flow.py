@@ -75,10 +75,8 @@ def redirect_from_log(driver, prefix):
     return None
 
 
-def allow_and_catch(driver, prefix):
-    """Clicks "Allow" on the consent page; the redirect to `prefix` from Chromium's network log (None if none came)."""
-    driver.get_log("performance")
-    driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
+def caught_redirect(driver, prefix):
+    """`redirect_from_log`, waiting up to 5 s for the redirect to appear."""
     for _ in range(50):
         redirect = redirect_from_log(driver, prefix)
         if redirect:
@@ -135,7 +133,9 @@ def run(binary, artifacts: Path):
               "resuming in the same browser shows the consent page")
         check("Example Merchant" in driver.find_element(By.CSS_SELECTOR, ".lead").text, "naming the merchant")
         screenshots(driver, artifacts, "app-to-app-consent", sizes=(("phone", PHONE),))
-        redirect = allow_and_catch(driver, MERCHANT_REDIRECT + "?")
+        driver.get_log("performance")
+        driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
+        redirect = caught_redirect(driver, MERCHANT_REDIRECT + "?")
         check(redirect is not None, "the browser was sent to the merchant's redirect_uri (caught, not loaded)")
         final = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(redirect).query))
         check(final.get("state") == state and bool(final.get("code")), "redirect_uri?code=…&state=…")

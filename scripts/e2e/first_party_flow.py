@@ -17,7 +17,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from app_to_app_flow import allow_and_catch, pkce, token  # noqa: E402
+from app_to_app_flow import caught_redirect, pkce, token  # noqa: E402
 from office_flow import DEMO_PASSWORD, DEMO_USER, check, http, main_with, screenshots, serving, wait_until  # noqa: E402
 
 PARTNER_REDIRECT = "com.example.partner:/oauth2redirect"
@@ -48,7 +48,9 @@ def run(binary, artifacts: Path):
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         check(wait_until(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Allow access?"),
               "prompt=consent shows the consent page, even for a first-party app")
-        redirect = allow_and_catch(driver, PARTNER_REDIRECT + "?")
+        driver.get_log("performance")
+        driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
+        redirect = caught_redirect(driver, PARTNER_REDIRECT + "?")
         check(redirect is not None, "the browser was sent to the app's redirect_uri (caught, not loaded)")
         final = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(redirect).query))
         check(final.get("state") == state and bool(final.get("code")), "redirect_uri?code=…&state=…")

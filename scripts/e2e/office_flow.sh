@@ -31,3 +31,5 @@ fi
 "$venv/bin/python" scripts/e2e/app_to_app_flow.py --binary "$binary" --artifacts artifacts/e2e
 # A first-party app's redirect_to_web from the authorization challenge endpoint, continued in the browser.
 "$venv/bin/python" scripts/e2e/first_party_flow.py --binary "$binary" --artifacts artifacts/e2e
+# Simple Login (app_to_app_v2) without the host's app: the deep link in the browser, sign-in, consent, the code.
+"$venv/bin/python" scripts/e2e/simple_login_flow.py --binary "$binary" --artifacts artifacts/e2e

@@ -61,11 +61,10 @@ struct AuthorizationChallengeStep: Sendable {
             if pending.showsNoPages { throw OAuthError(.loginRequired, description: "the user must sign in") }
             // prompt=consent will need the consent page anyway: the user signs in there once, not here and there.
             if pending.asksConsentAgain { return try await redirectToWeb(chain) }
-            if let callback = pending.appCallbackURI, chain.appToAppReference == nil {
+            if pending.appCallbackURI != nil, chain.appToAppReference == nil {
                 let parked = try await storeCall {
                     try await AppToAppParking(environment: environment).park(
-                        interaction: chain.interaction, interactionID: "", pending: pending, callback: callback,
-                        logger: logger)
+                        interaction: chain.interaction, interactionID: "", pending: pending, logger: logger)
                 }
                 chain.appToAppReference = parked.reference
                 return try await continueLater(

@@ -8,7 +8,10 @@ import SignInProtocol
 /// nothing without that browser's binding cookie, which every interaction step checks.
 struct AppToAppPayload: Codable, Sendable, Hashable {
     var state: String?
-    var appCallbackURI: String
+    /// `app_callback_uri` of `requested_flow=app_to_app`; nil for Simple Login (`app_to_app_v2`).
+    var appCallbackURI: String?
+    /// Simple Login only: the registered `redirect_uri` a denial is sent to.
+    var redirectURI: String?
     var interactionID: String
     /// The scopes asked for, shown by the host's app before the user decides.
     var scope: String?
@@ -20,17 +23,17 @@ struct AppToAppPayload: Codable, Sendable, Hashable {
     }
 }
 
-/// `requested_flow=app_to_app` with nobody signed in here: park the request under a new single-use, short-lived
-/// reference (one store call); the page offers the host's app through a deep link carrying it, with the password
-/// form as the fallback on the same page.
+/// `requested_flow=app_to_app` or `app_to_app_v2` with nobody signed in here: park the request under a new
+/// single-use, short-lived reference (one store call); the page offers the host's app through a deep link carrying
+/// it, with the password form as the fallback on the same page. A browser that asked to sign in here gets the
+/// sign-in step instead.
 struct AppToAppWaitStep: InteractionStep {
     func need(_ state: InteractionState, environment: AuthorizeEnvironment) async throws -> InteractionNeed? {
-        guard case .needsSignIn = state.progress, let callback = state.pending.appCallbackURI,
-            !state.pending.showsNoPages
+        guard case .needsSignIn = state.progress, state.pending.waitsForHostApp, !state.pending.showsNoPages,
+            !state.signInHere
         else { return nil }
         let parked = try await AppToAppParking(environment: environment).park(
-            interaction: TokenDigest(of: state.id), interactionID: state.id, pending: state.pending, callback: callback,
-            logger: state.logger)
+            interaction: TokenDigest(of: state.id), interactionID: state.id, pending: state.pending, logger: state.logger)
         return .waitForHostApp(deepLink: parked.deepLink)
     }
 }
@@ -42,13 +45,15 @@ struct AppToAppParking: Sendable {
 
     /// `interactionID`: where `resume_uri` leads the browser back to ("" when no browser takes part).
     func park(
-        interaction: TokenDigest, interactionID: String, pending: PendingAuthorization, callback: String, logger: Logger
+        interaction: TokenDigest, interactionID: String, pending: PendingAuthorization, logger: Logger
     ) async throws -> (deepLink: String, reference: TokenDigest) {
         let reference = SecretToken()
         let now = environment.now()
         let lifetime = TimeInterval(environment.configuration.appToApp.referenceLifetimeSeconds)
         let payload = AppToAppPayload(
-            state: pending.request.state, appCallbackURI: callback, interactionID: interactionID, scope: pending.scope)
+            state: pending.request.state, appCallbackURI: pending.appCallbackURI,
+            redirectURI: pending.isSimpleLogin ? pending.redirectURI : nil, interactionID: interactionID,
+            scope: pending.scope)
         try await environment.store.parkAppToApp(
             AppToAppRequestRecord(
                 referenceDigest: reference.digest, interactionDigest: interaction, clientID: pending.clientID,
