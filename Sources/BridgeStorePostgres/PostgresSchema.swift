@@ -262,8 +262,8 @@ enum PostgresSchema {
             "DROP INDEX access_tokens_by_grant",
             "DROP INDEX refresh_tokens_by_grant",
         ],
-        // The authorization challenge endpoint's auth sessions (`AuthSessionStore`, draft-ietf-oauth-first-party-apps-04
-        // §5.3.1): by the digest of the value, deleted when taken.
+        // 10: the authorization challenge endpoint's auth sessions (`AuthSessionStore`,
+        // draft-ietf-oauth-first-party-apps-04 §5.3.1): by the digest of the value, deleted when taken.
         [
             """
             CREATE TABLE auth_sessions (

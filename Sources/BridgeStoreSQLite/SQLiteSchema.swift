@@ -284,8 +284,8 @@ enum SQLiteSchema {
             "ALTER TABLE pending_authorizations ADD COLUMN dpop_jkt TEXT",
             "ALTER TABLE authorization_codes ADD COLUMN dpop_jkt TEXT",
         ],
-        // The authorization challenge endpoint's auth sessions (`AuthSessionStore`, draft-ietf-oauth-first-party-apps-04
-        // §5.3.1): by the digest of the value, deleted when taken.
+        // 13: the authorization challenge endpoint's auth sessions (`AuthSessionStore`,
+        // draft-ietf-oauth-first-party-apps-04 §5.3.1): by the digest of the value, deleted when taken.
         [
             """
             CREATE TABLE auth_sessions (
