@@ -20,7 +20,6 @@ Prints one line per check and ends with "N passed, N failed"; exits 1 on any fai
 import argparse
 import sqlite3
 import sys
-import tempfile
 import urllib.parse
 from pathlib import Path
 
@@ -28,7 +27,7 @@ import requests
 from requests_oauth2client import DPoPKey, OAuth2Client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from flows.bridge import DEMO_PASSWORD, DEMO_USER, Browser, Server, free_port, pkce_pair, write_config  # noqa: E402
+from flows.bridge import DEMO_PASSWORD, DEMO_USER, Browser, pkce_pair, serving_in_folder  # noqa: E402
 from flows.tally import expect as check, tally  # noqa: E402
 
 # A second first-party app of the host whose users may approve in the host's own app (partner-app).
@@ -86,26 +85,19 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as directory:
-        port = free_port()
-        config = write_config(Path(directory), port)
-        config.write_text(config.read_text().replace("clients:\n", LITE_CLIENT, 1))
-        server = Server(args.binary, config, port, Path(directory) / "server.log").start()
-        try:
-            bridge = Bridge(port, Path(directory) / "bridge.sqlite")
-            metadata = requests.get(bridge.base + "/.well-known/oauth-authorization-server", timeout=10).json()
-            check("metadata names the authorization challenge endpoint (§8)",
-                  metadata.get("authorization_challenge_endpoint") == bridge.base + PATH, metadata)
-            password_in_two_steps(bridge)
-            password_in_one_step(bridge)
-            identifier_first(bridge)
-            dpop_bound(bridge)
-            host_app_approves(bridge)
-            redirect_to_web(bridge)
-            refusals(bridge)
-            throttled(bridge)  # last: it leaves the demo account and the loopback address throttled
-        finally:
-            server.stop()
+    with serving_in_folder(args.binary, lambda text: text.replace("clients:\n", LITE_CLIENT, 1)) as (port, folder):
+        bridge = Bridge(port, folder / "bridge.sqlite")
+        metadata = requests.get(bridge.base + "/.well-known/oauth-authorization-server", timeout=10).json()
+        check("metadata names the authorization challenge endpoint (§8)",
+              metadata.get("authorization_challenge_endpoint") == bridge.base + PATH, metadata)
+        password_in_two_steps(bridge)
+        password_in_one_step(bridge)
+        identifier_first(bridge)
+        dpop_bound(bridge)
+        host_app_approves(bridge)
+        redirect_to_web(bridge)
+        refusals(bridge)
+        throttled(bridge)  # last: it leaves the demo account and the loopback address throttled
     return tally.summary()
 
 

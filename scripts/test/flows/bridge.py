@@ -49,6 +49,13 @@ def write_config(directory: Path, port: int, keys: Path | None = None, issuer: s
 def serving(binary: str, edit=None):
     """One `signin-bridge serve` on the sample configuration, its text changed by `edit` when given, in a throwaway
     folder; yields the port and stops the server afterwards."""
+    with serving_in_folder(binary, edit) as (port, _):
+        yield port
+
+
+@contextlib.contextmanager
+def serving_in_folder(binary: str, edit=None):
+    """`serving`, yielding the port and the throwaway folder too (its bridge.sqlite is the server's store)."""
     with tempfile.TemporaryDirectory() as directory:
         port = free_port()
         config = write_config(Path(directory), port)
@@ -56,7 +63,7 @@ def serving(binary: str, edit=None):
             config.write_text(edit(config.read_text()))
         server = Server(binary, config, port, Path(directory) / "server.log").start()
         try:
-            yield port
+            yield port, Path(directory)
         finally:
             server.stop()
 
