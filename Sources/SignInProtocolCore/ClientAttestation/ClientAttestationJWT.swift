@@ -34,10 +34,7 @@ public struct ClientAttestationJWT: Sendable, Hashable {
             throw ClientAttestationError(.attestation, .tooLarge(error))
         }
         do throws(JWTProblem) {
-            let jwt = try CompactJWT(parsing: text)
-            guard try jwt.header.jwtString("typ") == ClientAttestationNames.attestationType else {
-                throw .invalid(member: "typ", reason: "is not '\(ClientAttestationNames.attestationType)' (section 4)")
-            }
+            let jwt = try CompactJWT(parsing: text, type: ClientAttestationNames.attestationType, section: "section 4")
             header = Header(algorithm: try jwt.header.jwtString("alg"), keyID: try jwt.header.jwtOptionalString("kid"))
             let confirmation = try jwt.payload.jwtObject("cnf")
             guard case .object(let key)? = confirmation["jwk"] else {

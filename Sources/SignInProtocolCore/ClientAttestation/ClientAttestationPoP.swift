@@ -28,10 +28,8 @@ public struct ClientAttestationPoP: Sendable, Hashable {
             throw ClientAttestationError(.proofOfPossession, .tooLarge(error))
         }
         do throws(JWTProblem) {
-            let jwt = try CompactJWT(parsing: text)
-            guard try jwt.header.jwtString("typ") == ClientAttestationNames.proofOfPossessionType else {
-                throw .invalid(member: "typ", reason: "is not '\(ClientAttestationNames.proofOfPossessionType)' (section 5.1)")
-            }
+            let jwt = try CompactJWT(
+                parsing: text, type: ClientAttestationNames.proofOfPossessionType, section: "section 5.1")
             algorithm = try jwt.header.jwtString("alg")
             let audience = try jwt.payload.jwtMember("aud", as: "a string or an array of strings", Self.audience)
             claims = Claims(

@@ -21,6 +21,15 @@ public struct CompactJWT: Sendable, Hashable {
         self.signature = signature
     }
 
+    /// As `init(parsing:)`, and the `typ` header is `type` (RFC 8725 §3.11: explicit typing keeps one kind of JWT
+    /// from passing for another); `section` is cited when it is not.
+    public init(parsing text: String, type: String, section: String) throws(JWTProblem) {
+        try self.init(parsing: text)
+        guard try header.jwtString("typ") == type else {
+            throw .invalid(member: "typ", reason: "is not '\(type)' (\(section))")
+        }
+    }
+
     private static func object(_ part: Substring, part name: String) throws(JWTProblem) -> [String: JSONValue] {
         guard let bytes = Base64URL.decode(String(part)),
             case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
