@@ -6,7 +6,6 @@ Usage: serve_test.py --binary PATH/signin-bridge   (needs .build/venv-test: scri
 Prints "conform-serve: N passed, M failed".
 """
 import argparse
-import base64
 import json
 import subprocess
 import sys
@@ -17,7 +16,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "flows"))
 from bridge import DEMO_PASSWORD, DEMO_USER, OFFICE, REDIRECT, Server, free_port, write_config  # noqa: E402
 
-from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
 from junitparser import Failure, JUnitXml, Skipped  # noqa: E402
 
 # Checks our own server fails today for known defects being fixed on main; the suite is right to fail them. Remove an
@@ -37,14 +35,6 @@ class ReportScan(HTMLParser):
                 self.external.append(value)
 
 
-def attester_config():
-    """One trusted attester (a key made for the run), so that the attestation group runs too."""
-    numbers = ec.generate_private_key(ec.SECP256R1()).public_key().public_numbers()
-    x, y = (base64.urlsafe_b64encode(n.to_bytes(32, "big")).rstrip(b"=").decode() for n in (numbers.x, numbers.y))
-    return ("\nclientAttestation:\n  attesters:\n    - issuer: https://attester.example\n"
-            f"      jwks: [{{kty: EC, crv: P-256, x: \"{x}\", y: \"{y}\"}}]\n")
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -62,8 +52,7 @@ def main():
     with tempfile.TemporaryDirectory() as directory:
         tmp = Path(directory)
         port = free_port()
-        config = write_config(tmp, port, extra=attester_config())
-        server = Server(binary, config, port, tmp / "serve.log").start()
+        server = Server(binary, write_config(tmp, port), port, tmp / "serve.log").start()
         try:
             base = [binary, "conform", f"http://127.0.0.1:{port}/wopibootstrapper", "--insecure-http-loopback",
                     "--client-id", OFFICE[0], "--client-secret", OFFICE[1], "--redirect-uri", REDIRECT,
