@@ -30,8 +30,6 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
     case dpop
     /// Pushed authorization requests (RFC 9126), when the host advertises its PAR endpoint.
     case par
-    /// Attestation-based client authentication (draft-ietf-oauth-attestation-based-client-auth-11), when advertised.
-    case attestation
     /// The association files that open the partner apps' https callbacks in the apps.
     case links
     /// Every OAuth error the run provoked, against the RFCs' codes and characters.
@@ -58,7 +56,6 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
         case .exchange: "/oauth/exchange: the bearer challenge, codes single use"
         case .dpop: "DPoP proofs checked at the token endpoint and userinfo, refresh tokens bound (when advertised)"
         case .par: "pushed authorization requests: 201 and request_uri, client authentication, single use (when advertised)"
-        case .attestation: "attest_jwt_client_auth: the algorithm metadata, attestations of untrusted attesters refused (when advertised)"
         case .links: "apple-app-site-association and assetlinks.json open the partner apps' https callbacks"
         case .errors: "error codes from the RFCs' lists, error_description within RFC 6749's characters"
         }

@@ -24,7 +24,6 @@ public enum CheckRegistry {
         DPoPResourceProofCheck.self, DPoPBearerDowngradeCheck.self,
         PARPushCheck.self, PARClientAuthenticationCheck.self, PARRequestURIParameterCheck.self, PARAuthorizeCheck.self,
         PARSingleUseCheck.self, PAROtherClientCheck.self, PARValidatedCheck.self,
-        AttestationMetadataCheck.self, AttestationUntrustedAttesterCheck.self,
         AssociationFilesCheck.self,
         // Last: it judges every error the checks before it provoked.
         ErrorCodeCheck.self, ErrorCharsetCheck.self,

@@ -35,14 +35,6 @@ public struct SourceCitation: Sendable, Hashable, Codable, CustomStringConvertib
             title: "\(title) \(section)", url: "https://openid.net/specs/openid-connect-\(spec)-1_0.html#\(anchor)")
     }
 
-    /// A section of draft-ietf-oauth-attestation-based-client-auth-11, linked on the IETF datatracker.
-    public static func attestationDraft(_ section: String, _ title: String) -> SourceCitation {
-        let draft = "draft-ietf-oauth-attestation-based-client-auth-11"
-        return SourceCitation(
-            title: "\(draft) \(section) (\(title))",
-            url: "https://datatracker.ietf.org/doc/html/\(draft)#section-" + section.dropFirst())
-    }
-
     /// An RFC section, linked on rfc-editor.org.
     public static func rfc(_ number: Int, _ section: String, _ title: String = "") -> SourceCitation {
         let anchor = section.hasPrefix("§") ? "#section-" + section.dropFirst() : ""

@@ -100,8 +100,6 @@ SWITCHES = {
     "par-any-client": "a request_uri is accepted with any client_id",
     "par-no-validation": "a pushed request is not validated, at the push or at authorize",
     "par-drop-state": "authorize with a request_uri loses the pushed state",
-    "attestation-no-alg-metadata": "attest_jwt_client_auth is advertised without the attestation algorithm lists",
-    "attestation-any-attester": "an attestation is accepted whoever signed it",
     # Not a check's rule: hosts the run itself must survive (output as it goes, --timeout, --deadline).
     "http-authorize-uri": "authorization_uri is plain http on a public host name",
     "hang-authorize": "authorization_uri is a port that accepts connections and never answers",

@@ -95,8 +95,6 @@ BREAKS = {
     "par.single-use": ("par-reusable", "WARN"),
     "par.other-client": ("par-any-client", "FAIL"),
     "par.validated": ("par-no-validation", "FAIL"),
-    "attestation.metadata-algorithms": ("attestation-no-alg-metadata", "FAIL"),
-    "attestation.untrusted-attester": ("attestation-any-attester", "FAIL"),
 }
 # A switch may break a check whose rule depends on the broken one; every other check must still pass or skip.
 # switch -> the further checks it is known to fail (each a consequence, not a second rule broken).
@@ -242,8 +240,8 @@ def main():
         run = subprocess.run([binary, "conform", fixture.url, "--insecure-http-loopback", "--format", "json"],
                              capture_output=True, text=True, timeout=120)
         statuses = {r["check"]["id"]: r["status"] for r in json.loads(run.stdout)["results"]} if run.stdout else {}
-        anonymous = {c for c in statuses if c.split(".")[0] in ("challenge", "unauthorized", "redirect", "metadata")} | {
-            "openid.discovery", "exchange.challenge", "attestation.metadata-algorithms"}
+        anonymous = {c for c in statuses
+                     if c.split(".")[0] in ("challenge", "unauthorized", "redirect", "metadata")} | {"openid.discovery", "exchange.challenge"}
         expect("without inputs: exit 0", run.returncode == 0, f"exit {run.returncode}")
         expect("without inputs: the flow checks skip",
                all(s == "SKIP" for c, s in statuses.items() if c not in anonymous), statuses)

@@ -81,11 +81,6 @@ class TokenEndpoints:
             time.sleep(30)
         form = self.form()
         client = CLIENTS.get(form.get("client_id"))
-        if self.headers.get("OAuth-Client-Attestation") and client:
-            # The fixture trusts no attester (draft-ietf-oauth-attestation-based-client-auth-11 §7.1).
-            if not self.broken("attestation-any-attester"):
-                return self.token_error("invalid_client_attestation", 401)
-            return self.mint(client["id"], secrets.token_hex(4))
         if not client or (not client["public"] and form.get("client_secret") != client["secret"]):
             return self.token_error("invalid_client", 401)
         jkt, problem = self.dpop_proof("POST", self.origin + "/token")
@@ -167,16 +162,7 @@ class TokenEndpoints:
                              "code_challenge_methods_supported": ["S256"],
                              "authorization_response_iss_parameter_supported": True,
                              "dpop_signing_alg_values_supported": ["ES256"],
-                             "pushed_authorization_request_endpoint": self.origin + "/par",
-                             **self.attestation_metadata()})
-
-    def attestation_metadata(self):
-        """attest_jwt_client_auth and its algorithms (draft-ietf-oauth-attestation-based-client-auth-11 §8)."""
-        members = {"token_endpoint_auth_methods_supported": ["client_secret_post", "none", "attest_jwt_client_auth"]}
-        if not self.broken("attestation-no-alg-metadata"):
-            members["client_attestation_signing_alg_values_supported"] = ["ES256"]
-            members["client_attestation_pop_signing_alg_values_supported"] = ["ES256"]
-        return members
+                             "pushed_authorization_request_endpoint": self.origin + "/par"})
 
     def exchange(self, method, query):
         """One-time exchange codes: the caller's token buys a code for a sibling confidential client."""
@@ -221,5 +207,4 @@ class TokenEndpoints:
                              "token_endpoint": token, "code_challenge_methods_supported": ["S256"],
                              "authorization_response_iss_parameter_supported": True,
                              "dpop_signing_alg_values_supported": ["ES256"],
-                             "pushed_authorization_request_endpoint": self.origin + "/par",
-                             **self.attestation_metadata()})
+                             "pushed_authorization_request_endpoint": self.origin + "/par"})
