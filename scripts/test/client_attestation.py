@@ -16,6 +16,7 @@ Prints one line per check and ends with "N passed, N failed"; exits 1 on any fai
 import argparse
 import json
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -144,13 +145,13 @@ def main():
         server = Server(args.binary, config, port, folder / "server.log").start()
         try:
             attesters = (Attester(ATTESTER, attester_key, kid="attester-1"), Attester(PEM_ATTESTER, pem_key))
-            run(port, folder / "bridge.sqlite", *attesters)
+            run(port, folder / "bridge.sqlite", args.binary, *attesters)
         finally:
             server.stop()
     return tally.summary()
 
 
-def run(port, database, attester, pem_attester):
+def run(port, database, binary, attester, pem_attester):
     base = f"http://127.0.0.1:{port}"
     metadata = requests.get(base + "/.well-known/oauth-authorization-server", timeout=10).json()
     issuer, token_endpoint = metadata["issuer"], metadata["token_endpoint"]
@@ -171,6 +172,21 @@ def run(port, database, attester, pem_attester):
     check(bool(token.access_token), "client_credentials with an attestation from the PEM-configured attester")
 
     refusals(token_endpoint, issuer, database, attester, pem_attester)
+    conformance(base, binary, attester.key, database.parent)
+
+
+def conformance(base, binary, attester_key, folder):
+    """`signin-bridge conform --only attestation`, playing the inline attester: every check passes against us."""
+    key_file = folder / "attester-private.pem"
+    key_file.write_bytes(attester_key.export_to_pem(private_key=True, password=None))
+    run = subprocess.run([binary, "conform", "--issuer", base, "--insecure-http-loopback", "--only", "attestation",
+                          "--attester-key", str(key_file), "--attested-client-id", APP,
+                          "--public-client-id", "partner-app", "--public-redirect-uri", "com.example.partner:/oauth2redirect",
+                          "--format", "json"], capture_output=True, text=True, timeout=120)
+    results = json.loads(run.stdout)["results"] if run.stdout.strip() else []
+    statuses = {r["check"]["id"]: r["status"] for r in results if r["check"]["id"].startswith("attestation.")}
+    check(len(statuses) >= 7 and set(statuses.values()) == {"PASS"},
+          f"conform --only attestation: all {len(statuses)} checks pass against this server", f"{statuses} {run.stderr[-300:]}")
 
 
 def app_flow(base, issuer, attester):
