@@ -40,9 +40,7 @@ struct TokenEndpoint: Sendable {
     }
 
     func respond(to request: OAuthFormRequest) async throws(OAuthError) -> TokenResponse {
-        let form = try OAuthForm.decode(request.body)
-        let client = try await authenticator.authenticate(request, form: form)
-        var (handler, grantRequest) = try prepare(request, form: form, client: client)
+        var (handler, grantRequest) = try await authenticated(request)
         grantRequest.proof = try await proof(request.dpop, client: grantRequest.client, at: grantRequest.now)
         return try await handler.respond(to: grantRequest)
     }
@@ -63,6 +61,15 @@ struct TokenEndpoint: Sendable {
         } catch {
             throw error.oauthError
         }
+    }
+
+    /// The form decoded and the client authenticated (the attestation PoP's replay step is a store call), then
+    /// `prepare`; its own frame, so that `respond`'s keeps only what the grant needs.
+    @inline(never)
+    func authenticated(_ request: OAuthFormRequest) async throws(OAuthError) -> (any GrantHandler, GrantRequest) {
+        let form = try OAuthForm.decode(request.body)
+        let client = try await authenticator.authenticate(request, form: form)
+        return try prepare(request, form: form, client: client)
     }
 
     /// Everything before the grant's store call, outside `respond`: an async function's frame holds every temporary
