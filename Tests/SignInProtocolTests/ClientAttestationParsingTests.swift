@@ -130,3 +130,23 @@ import Testing
         #expect(error.description == "client attestation PoP 'aud' is wrong")
     }
 }
+
+/// The client's side: what an app signs for its PoP reads back as the server reads it.
+@Suite struct ClientAttestationPoPMakingTests {
+    @Test func aMadePoPParsesBackWithEveryClaim() throws {
+        let input = ClientAttestationPoP.signingInput(
+            audience: "https://as.example", id: "j-1", issuedAt: 1_800_000_000, challenge: "c-1")
+        let proof = try ClientAttestationPoP(parsing: ClientAttestationPoP.compact(signingInput: input, signature: [1, 2, 3]))
+        #expect(proof.algorithm == "ES256")
+        #expect(proof.claims == ClientAttestationPoP.Claims(
+            audience: ["https://as.example"], id: "j-1", issuedAt: 1_800_000_000, issuer: nil, expiresAt: nil, challenge: "c-1"))
+        #expect(proof.signingInput == Array(input.utf8))
+        #expect(proof.signature == [1, 2, 3])
+    }
+
+    @Test func withoutAChallengeThereIsNoChallengeClaim() throws {
+        let input = ClientAttestationPoP.signingInput(audience: "https://as.example", id: "j-2", issuedAt: 1)
+        let proof = try ClientAttestationPoP(parsing: ClientAttestationPoP.compact(signingInput: input, signature: [0]))
+        #expect(proof.claims.challenge == nil)
+    }
+}
