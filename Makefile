@@ -62,6 +62,7 @@ test: test-deps
 	.build/venv-test/bin/python scripts/test/oidc_idpyoidc.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/par_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/dpop_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	.build/venv-test/bin/python scripts/test/simple_login_client.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/client_attestation.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	@$(MAKE) --no-print-directory e2e
 
