@@ -16,8 +16,7 @@ extension BridgeRoutes {
             let outcome: AuthorizationChallengeOutcome
             do throws(RequestBodyError) {
                 let form = OAuthFormRequest(
-                    body: try await bodies.formText(request), authorization: request.headers[.authorization],
-                    dpop: DPoPPresentation(request, configuration: self.configuration))
+                    request, body: try await bodies.formText(request), configuration: self.configuration)
                 let address = clientAddress.resolve(
                     peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: ClientAddress.forwardedForField])
                 outcome = await endpoint.respond(
@@ -28,12 +27,7 @@ extension BridgeRoutes {
             var response = OAuthHTTPResponse.json(
                 Array(outcome.response.json.utf8), status: HTTPResponse.Status(code: outcome.status))
             if case .error(let refusal) = outcome.response {
-                if refusal.error.code == .invalidClient {
-                    response.headers[.wwwAuthenticate] = #"Basic realm="\#(self.configuration.issuer)", charset="UTF-8""#
-                }
-                if refusal.error.code == .temporarilyUnavailable {
-                    response.headers[.retryAfter] = StoreOutage.retryAfterSeconds
-                }
+                OAuthHTTPResponse.addChallenge(for: refusal.error, realm: self.configuration.issuer, to: &response)
             }
             if let wait = outcome.retryAfterSeconds { response.headers[.retryAfter] = String(wait) }
             response.addDPoPNonce(self.services.dpop.nonceField(at: self.now()), requestHadProof: request.headers[.dpop] != nil)

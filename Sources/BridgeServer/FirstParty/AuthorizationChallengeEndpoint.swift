@@ -61,7 +61,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
             throw .invalidRequest("parameter '\(name)' appears more than once")
         }
         // §4.1: client authentication exactly as at the token endpoint.
-        let authenticated = try authenticator.authenticate(form: form, authorization: request.form.authorization)
+        let authenticated = try await authenticator.authenticate(request.form, form: form)
         // §5 and §9.1: the server MUST verify that the client is first-party before any step.
         guard authenticated.client.firstParty else {
             throw OAuthError(.unauthorizedClient, description: "only first-party clients may use this endpoint")

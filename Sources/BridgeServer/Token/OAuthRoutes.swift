@@ -110,9 +110,20 @@ struct OAuthRoutes: Sendable {
         } catch {
             throw error.oauthError
         }
-        return OAuthFormRequest(
+        return OAuthFormRequest(request, body: body, configuration: configuration)
+    }
+}
+
+extension OAuthFormRequest {
+    /// The form body and every header a token-endpoint-style request is read with (the token, PAR, revocation and
+    /// introspection endpoints, and the authorization challenge endpoint).
+    init(_ request: Request, body: String, configuration: BridgeConfiguration) {
+        self.init(
             body: body, authorization: request.headers[.authorization],
-            sessionContext: request.headers[.wopiSessionContext], dpop: DPoPPresentation(request, configuration: configuration))
+            sessionContext: request.headers[.wopiSessionContext], dpop: DPoPPresentation(request, configuration: configuration),
+            attestation: ClientAttestationPresentation(
+                attestations: request.headers[values: .oauthClientAttestation],
+                proofs: request.headers[values: .oauthClientAttestationPoP]))
     }
 }
 
@@ -143,14 +154,20 @@ enum OAuthHTTPResponse {
             default: .badRequest
             }
         var response = json(Array(error.json.utf8), status: status)
+        addChallenge(for: error, realm: realm, to: &response)
+        return response
+    }
+
+    /// The headers an error answer carries beside its body: a challenge with a 401, `Retry-After` with a 503.
+    static func addChallenge(for error: OAuthError, realm: String, to response: inout Response) {
         if error.code == .invalidToken {
             // RFC 6750 §3: a refused bearer token (the exchange endpoint's) is answered with a Bearer challenge.
             response.headers[.wwwAuthenticate] = #"Bearer realm="\#(realm)", error="invalid_token""#
         }
-        if error.code == .invalidClient {
+        if [.invalidClient, .invalidClientAttestation, .useFreshAttestation].contains(error.code) {
+            // RFC 9110 §15.5.2: a 401 carries a challenge; the attestation draft defines no scheme of its own.
             response.headers[.wwwAuthenticate] = #"Basic realm="\#(realm)", charset="UTF-8""#
         }
         if error.code == .temporarilyUnavailable { response.headers[.retryAfter] = StoreOutage.retryAfterSeconds }
-        return response
     }
 }

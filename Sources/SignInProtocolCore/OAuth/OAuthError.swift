@@ -100,6 +100,9 @@ extension OAuthError {
         case redirectToWeb
         // RFC 8628 §3.5: asked too often; wait before the next attempt.
         case slowDown
+        // draft-ietf-oauth-attestation-based-client-auth-11 §7.4 (client authentication errors, answered 401).
+        case invalidClientAttestation
+        case useFreshAttestation
         /// Any other code, kept as sent.
         case other(String)
 
@@ -110,6 +113,7 @@ extension OAuthError {
             .invalidToken, .insufficientScope, .unsupportedTokenType, .invalidTarget, .interactionRequired,
             .loginRequired, .consentRequired, .invalidRequestURI, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce,
             .invalidSession, .insufficientAuthorization, .redirectToWeb, .slowDown,
+            .invalidClientAttestation, .useFreshAttestation,
         ]
 
         /// Maps a wire string to its case; unknown strings become `.other`.
@@ -158,6 +162,8 @@ extension OAuthError {
             case .insufficientAuthorization: "insufficient_authorization"
             case .redirectToWeb: "redirect_to_web"
             case .slowDown: "slow_down"
+            case .invalidClientAttestation: "invalid_client_attestation"
+            case .useFreshAttestation: "use_fresh_attestation"
             case .other(let raw): raw
             }
         }
@@ -181,6 +187,7 @@ extension OAuthError {
             case .useDPoPNonce: "RFC 9449 section 8"
             case .invalidSession, .insufficientAuthorization, .redirectToWeb:
                 "draft-ietf-oauth-first-party-apps-04 section 5.2.2.1"
+            case .invalidClientAttestation, .useFreshAttestation: "draft-ietf-oauth-attestation-based-client-auth-11 section 7.4"
             case .other: "not defined by this package"
             }
         }
@@ -190,7 +197,7 @@ extension OAuthError {
         /// own codes the status that says the same thing (403 denied, 500 server error, 503 unavailable).
         public var httpStatus: Int {
             switch self {
-            case .invalidClient, .invalidToken: 401
+            case .invalidClient, .invalidToken, .invalidClientAttestation, .useFreshAttestation: 401
             case .accessDenied, .insufficientScope: 403
             case .serverError: 500
             case .temporarilyUnavailable: 503
