@@ -262,5 +262,25 @@ enum PostgresSchema {
             "DROP INDEX access_tokens_by_grant",
             "DROP INDEX refresh_tokens_by_grant",
         ],
+        // Device sessions of OpenID Connect Native SSO for Mobile Apps 1.0 draft 07 (`DeviceSSOStore`), found by the
+        // device secret's digest, by `sid` (logout) and by user (a password change or logout ends them all).
+        [
+            """
+            CREATE TABLE device_sessions (
+                digest text PRIMARY KEY,
+                sid text NOT NULL UNIQUE,
+                user_id text NOT NULL,
+                client_id text NOT NULL,
+                sso_group text NOT NULL,
+                scope text NOT NULL,
+                auth_time bigint,
+                created_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                ended_at bigint
+            )
+            """,
+            "CREATE INDEX device_sessions_by_user ON device_sessions (user_id)",
+            "CREATE INDEX device_sessions_by_expiry ON device_sessions (expires_at)",
+        ],
     ]
 }
