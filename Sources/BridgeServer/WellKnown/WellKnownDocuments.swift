@@ -37,6 +37,8 @@ struct AuthorizationServerMetadata: Encodable {
     var request_uri_parameter_supported = false
     /// RFC 9449 §5.1: the algorithms a DPoP proof may use.
     var dpop_signing_alg_values_supported = DPoPProofKey.algorithms
+    /// OpenID Connect Native SSO for Mobile Apps 1.0 draft 07 §5; absent when no client has an `ssoGroup`.
+    var native_sso_supported: Bool?
 
     init(configuration: BridgeConfiguration) {
         issuer = configuration.issuer
@@ -62,6 +64,7 @@ struct AuthorizationServerMetadata: Encodable {
         for scope in configuration.clients.flatMap(\.scopes) where !scopes.contains(scope) { scopes.append(scope) }
         scopes_supported = scopes
         claims_supported = OpenIDScope.supportedClaims
+        native_sso_supported = configuration.clients.contains { $0.ssoGroup != nil } ? true : nil
         prompt_values_supported = CheckPrompt.known.sorted()
     }
 }
