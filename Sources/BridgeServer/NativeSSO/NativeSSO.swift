@@ -7,18 +7,13 @@ enum NativeSSO {
     /// §3.1: asks for a `device_secret` with the tokens.
     static let scope = "device_sso"
     /// §4.1: the `subject_token_type` of the exchange (RFC 8693 §3).
-    static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
+    static let idTokenType = TokenRequest.TokenExchange.idTokenType
     /// §4.1: the `actor_token_type` of the exchange.
-    static let deviceSecretType = "urn:openid:params:token-type:device-secret"
+    static let deviceSecretType = TokenRequest.TokenExchange.deviceSecretType
     /// Our `token_type_hint` for a device secret at the revocation endpoint (RFC 7009 §2.1 allows others).
     static let deviceSecretHint = "device_secret"
 
     static func isGranted(in scope: String) -> Bool { scope.split(separator: " ").contains { $0 == Self.scope } }
-
-    /// A token exchange request of this profile rather than plain impersonation (RFC 8693).
-    static func applies(to exchange: TokenRequest.TokenExchange) -> Bool {
-        exchange.subjectTokenType == idTokenType || exchange.actorTokenType == deviceSecretType
-    }
 
     /// §3.4.1 leaves the binding of `ds_hash` to the device secret to the AS; ours is `at_hash`'s construction
     /// (OpenID Connect Core §3.1.3.6), so a client can check it the way it checks `at_hash`.

@@ -34,7 +34,7 @@ struct TokenExchangeGrant: GrantHandler {
         guard case .tokenExchange(let exchange) = request.token.grant else {
             throw OAuthError(.unsupportedGrantType, description: "not a token exchange request")
         }
-        if NativeSSO.applies(to: exchange) { return try await nativeSSO.respond(to: request, exchange: exchange) }
+        if exchange.isNativeSSO { return try await nativeSSO.respond(to: request, exchange: exchange) }
         try Self.checkTokenTypes(exchange)
         let subject = try await verifier.userToken(exchange.subjectToken, at: request.now, refusedAs: .invalidRequest)
         guard DPoPBinding.checkAccessToken(subject.claims, proof: request.proof) else {
