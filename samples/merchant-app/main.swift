@@ -6,12 +6,16 @@
 //   MerchantAppExample approve DEEP_LINK [deny]    the host app: the form body it posts to the approval API
 //   MerchantAppExample callback URL STATE          the merchant: what to do with app_callback_uri?…
 //   MerchantAppExample redirect URL STATE VERIFIER the merchant: the token request for redirect_uri?code=…
+//   MerchantAppExample native-sso ISSUER RESPONSE  a second app of the vendor (OpenID Connect Native SSO draft 07):
+//                                                  the token exchange for the first app's token response (JSON)
 import Foundation
 import SignInProtocol
 
 let clientID = "merchant-app"
 let redirectURI = "com.example.merchant:/oauth2redirect"
 let appCallbackURI = "com.example.merchant:/app-callback"
+/// Another app of the merchant, in the same `ssoGroup` (docs/native-sso.md).
+let ssoSiblingID = "merchant-app-2"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -71,8 +75,25 @@ case ("redirect", 4):
     } catch {
         fail("redirect: \(error)")
     }
+case ("native-sso", 3):
+    // The first app keeps its ID token and device secret where the vendor's other apps can read them (the keychain
+    // access group); the second app trades them for its own tokens without a browser (§4.2).
+    do {
+        let first = try TokenResponse.decode(json: arguments[2])
+        guard case .string(let idToken)? = first.additionalFields["id_token"], let deviceSecret = first.deviceSecret else {
+            fail("native-sso: the response has no id_token and device_secret; ask for scope openid device_sso")
+        }
+        let request = TokenRequest(
+            grant: .tokenExchange(.nativeSSO(idToken: idToken, deviceSecret: deviceSecret, audience: arguments[1])),
+            scope: "openid", client: ClientAuthentication(clientID: ssoSiblingID))
+        print(request.formBody)
+    } catch {
+        fail("native-sso: \(error)")
+    }
 default:
-    fail("usage: MerchantAppExample authorize ISSUER | approve DEEP_LINK [deny] | callback URL STATE | redirect URL STATE VERIFIER")
+    fail(
+        "usage: MerchantAppExample authorize ISSUER | approve DEEP_LINK [deny] | callback URL STATE | redirect URL STATE VERIFIER"
+            + " | native-sso ISSUER RESPONSE")
 }
 
 /// 128 random bits, base64url: for `state` and `nonce`.
