@@ -60,10 +60,30 @@ struct ConformCommand: AsyncParsableCommand {
     var appToAppRedirectURI: String?
     @Option(name: .customLong("app-callback-uri"), help: "Its registered app_callback_uri.")
     var appCallbackURI: String?
+    @Option(name: .customLong("app-to-app-v2-client-id"), help: "A merchant client that may use requested_flow=app_to_app_v2 (Vipps Simple Login).")
+    var simpleLoginClientID: String?
+    @Option(name: .customLong("app-to-app-v2-redirect-uri"), help: "Its registered https redirect URI.")
+    var simpleLoginRedirectURI: String?
     @Option(name: .customLong("exchange-client-id"), help: "A confidential client of the public client's merchant that redeems /oauth/exchange codes.")
     var exchangeClientID: String?
     @Option(name: .customLong("exchange-client-secret"), help: "Its secret (never printed).")
     var exchangeClientSecret: String?
+    @Option(name: .customLong("first-party-client-id"), help: "The host's own app's client, allowed at the authorization challenge endpoint.")
+    var firstPartyClientID: String?
+    @Option(name: .customLong("first-party-client-secret"), help: "Its secret, when it is confidential (never printed).")
+    var firstPartyClientSecret: String?
+    @Option(name: .customLong("native-sso-client-id"), help: "Native SSO: the first app's public client, which signs in with device_sso.")
+    var nativeSSOClientID: String?
+    @Option(name: .customLong("native-sso-redirect-uri"), help: "Its registered redirect URI.")
+    var nativeSSORedirectURI: String?
+    @Option(name: .customLong("native-sso-second-client-id"), help: "Native SSO: a second app of the same vendor, which exchanges the first's ID token and device secret.")
+    var nativeSSOSecondClientID: String?
+    @Option(name: .customLong("native-sso-second-client-secret"), help: "Its secret, when it is confidential (never printed).")
+    var nativeSSOSecondClientSecret: String?
+    @Option(name: .customLong("attester-key"), help: "A PEM P-256 private key of a client attester the host trusts (attest_jwt_client_auth).")
+    var attesterKey: String?
+    @Option(name: .customLong("attested-client-id"), help: "A client the host lets authenticate with that attester's attestations.")
+    var attestedClientID: String?
     @Option(
         name: .customLong("app-link"),
         help: "A partner app's https sign-in callback that the host's apple-app-site-association and assetlinks.json must open in the app (repeatable).")
@@ -107,6 +127,15 @@ struct ConformCommand: AsyncParsableCommand {
         if (exchangeClientID == nil) != (exchangeClientSecret == nil) {
             throw ValidationError("give --exchange-client-id and --exchange-client-secret together")
         }
+        if Set([nativeSSOClientID == nil, nativeSSORedirectURI == nil, nativeSSOSecondClientID == nil]).count > 1 {
+            throw ValidationError("give --native-sso-client-id, --native-sso-redirect-uri and --native-sso-second-client-id together")
+        }
+        if (simpleLoginClientID == nil) != (simpleLoginRedirectURI == nil) {
+            throw ValidationError("give --app-to-app-v2-client-id and --app-to-app-v2-redirect-uri together")
+        }
+        if (attesterKey == nil) != (attestedClientID == nil) {
+            throw ValidationError("give --attester-key and --attested-client-id together")
+        }
         if (bootstrapURL == nil) == (issuer == nil) { throw ValidationError("give a bootstrap URL or --issuer (one of them)") }
         for link in appLinks where !(link.hasPrefix("https://") || (insecureHTTPLoopback && link.hasPrefix("http://"))) {
             throw ValidationError("--app-link \(link): an https URL (http only to loopback with --insecure-http-loopback)")
@@ -131,8 +160,24 @@ struct ConformCommand: AsyncParsableCommand {
         if let appToAppClientID, let appToAppRedirectURI, let appCallbackURI {
             options.appToAppClient = .init(id: appToAppClientID, redirectURI: appToAppRedirectURI, callbackURI: appCallbackURI)
         }
+        if let simpleLoginClientID, let simpleLoginRedirectURI {
+            options.simpleLoginClient = .init(id: simpleLoginClientID, redirectURI: simpleLoginRedirectURI)
+        }
         if let exchangeClientID, let exchangeClientSecret {
             options.exchangeTarget = .init(id: exchangeClientID, secret: exchangeClientSecret, redirectURI: "")
+        }
+        if let firstPartyClientID { options.firstPartyClient = .init(id: firstPartyClientID, secret: firstPartyClientSecret) }
+        if let nativeSSOClientID, let nativeSSORedirectURI, let nativeSSOSecondClientID {
+            options.nativeSSOApps = .init(
+                first: .init(id: nativeSSOClientID, redirectURI: nativeSSORedirectURI),
+                second: .init(id: nativeSSOSecondClientID, secret: nativeSSOSecondClientSecret))
+        }
+        if let attesterKey, let attestedClientID {
+            guard let pem = try? String(contentsOfFile: attesterKey, encoding: .utf8) else {
+                CLIExit.printError("conform: --attester-key \(attesterKey): cannot read the file")
+                throw ExitCode(CLIExit.usage)
+            }
+            options.attestation = .init(attesterKeyPEM: pem, clientID: attestedClientID)
         }
         if manual { options.manualSignIn = { await ManualSignIn.ask($0) } }
 

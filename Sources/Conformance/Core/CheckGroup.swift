@@ -30,6 +30,12 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
     case dpop
     /// Pushed authorization requests (RFC 9126), when the host advertises its PAR endpoint.
     case par
+    /// OAuth 2.0 for First-Party Applications: the authorization challenge endpoint, when the host advertises it.
+    case firstparty
+    /// OpenID Connect Native SSO for Mobile Apps: `device_sso` and the token exchange, when the host advertises it.
+    case nativesso
+    /// Attestation-based client authentication at the token endpoint, when the host advertises it.
+    case attestation
     /// The association files that open the partner apps' https callbacks in the apps.
     case links
     /// Every OAuth error the run provoked, against the RFCs' codes and characters.
@@ -56,6 +62,9 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
         case .exchange: "/oauth/exchange: the bearer challenge, codes single use"
         case .dpop: "DPoP proofs checked at the token endpoint and userinfo, refresh tokens bound (when advertised)"
         case .par: "pushed authorization requests: 201 and request_uri, client authentication, single use (when advertised)"
+        case .firstparty: "the authorization challenge endpoint: codes for first-party apps only, PKCE-bound, auth_session checked (when advertised)"
+        case .nativesso: "device_sso: device_secret, ds_hash and sid, the second app's token exchange, secrets checked (when advertised)"
+        case .attestation: "attest_jwt_client_auth: attester, expiry, PoP key and audience, client_id checked (when advertised)"
         case .links: "apple-app-site-association and assetlinks.json open the partner apps' https callbacks"
         case .errors: "error codes from the RFCs' lists, error_description within RFC 6749's characters"
         }

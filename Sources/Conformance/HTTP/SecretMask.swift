@@ -2,10 +2,12 @@
 /// write credentials or session tokens to logs).
 public enum SecretMask {
     /// Query and form names whose values are credentials or grant material (a pushed `request_uri` stands for its
-    /// request until it is used, RFC 9126 §7.1).
+    /// request until it is used, RFC 9126 §7.1; an `auth_session` stands for a sign-in in progress; a device secret,
+    /// sent as `actor_token`, for every app's sign-in on a device).
     public static let secretNames: Set<String> = [
         "code", "access_token", "refresh_token", "client_secret", "password", "code_verifier", "id_token", "sc",
-        "csrf_token", "assertion", "request_uri",
+        "csrf_token", "assertion", "request_uri", "auth_session", "authorization_code", "device_secret",
+        "subject_token", "actor_token",
     ]
 
     /// `value` reduced to its first four characters and its length.

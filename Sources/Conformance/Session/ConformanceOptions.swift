@@ -54,6 +54,44 @@ public struct ConformanceOptions: Sendable {
     }
 
     public var appToAppClient: AppToAppClient?
+    /// A merchant that may ask for `requested_flow=app_to_app_v2` (Vipps "Simple Login"), with its registered
+    /// https redirect URI (the merchant app's universal link).
+    public var simpleLoginClient: PublicClient?
+    /// The host's own app's client, allowed at the authorization challenge endpoint (OAuth 2.0 for First-Party
+    /// Applications); `secret` when it is confidential.
+    public struct FirstPartyClient: Sendable {
+        public var id: String
+        public var secret: String?
+        public init(id: String, secret: String?) {
+            self.id = id
+            self.secret = secret
+        }
+    }
+
+    public var firstPartyClient: FirstPartyClient?
+    /// Two apps of one vendor for Native SSO: the first signs in (a public client with its redirect URI), the second
+    /// exchanges the first's ID token and device secret (`secret` when it is confidential).
+    public struct NativeSSOApps: Sendable {
+        public var first: PublicClient
+        public var second: FirstPartyClient
+        public init(first: PublicClient, second: FirstPartyClient) {
+            self.first = first
+            self.second = second
+        }
+    }
+
+    public var nativeSSOApps: NativeSSOApps?
+    /// The client attester the host trusts (its P-256 private key, PEM) and a client it may attest.
+    public struct Attestation: Sendable {
+        public var attesterKeyPEM: String
+        public var clientID: String
+        public init(attesterKeyPEM: String, clientID: String) {
+            self.attesterKeyPEM = attesterKeyPEM
+            self.clientID = clientID
+        }
+    }
+
+    public var attestation: Attestation?
     /// The grace window the host documents for a rotated refresh token (0: none); the reuse checks replay after it.
     public var refreshGraceSeconds: Int64 = 0
     /// The confidential client that redeems `/oauth/exchange` codes made for it from the public client's token.

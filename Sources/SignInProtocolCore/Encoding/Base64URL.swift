@@ -34,14 +34,48 @@ public enum Base64URL {
         }
     }
 
+    /// Each byte's sextet, or 0xFF for a byte outside the alphabet: one table read per character, where searching
+    /// the alphabet and rewriting to standard base64 for Foundation cost 1.6% of a DPoP token request's CPU
+    /// (125 characters: 25 µs before, 0.4 µs after, swiftc -O on this machine).
+    private static let sextets: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        return table
+    }()
+
     /// The bytes of an unpadded base64url string; nil for any character outside the alphabet or a length no
-    /// encoding produces.
+    /// encoding produces. Unused low bits of the last character are ignored, as Foundation's decoder does.
     public static func decode(_ text: String) -> [UInt8]? {
-        guard text.utf8.count % 4 != 1,
-            text.utf8.allSatisfy({ byte in alphabet.contains(byte) })
-        else { return nil }
-        var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        return Data(base64Encoded: standard).map(Array.init)
+        var text = text
+        return text.withUTF8 { input -> [UInt8]? in
+            guard input.count % 4 != 1 else { return nil }
+            var output = [UInt8]()
+            output.reserveCapacity(input.count * 3 / 4)
+            var group: UInt32 = 0
+            var pending = 0
+            let table = sextets  // read once: indexing the global in the loop re-checks its lazy initialisation
+            for byte in input {
+                let sextet = table[Int(byte)]
+                guard sextet != 0xFF else { return nil }
+                group = group << 6 | UInt32(sextet)
+                pending += 1
+                if pending == 4 {
+                    output.append(UInt8(truncatingIfNeeded: group >> 16))
+                    output.append(UInt8(truncatingIfNeeded: group >> 8))
+                    output.append(UInt8(truncatingIfNeeded: group))
+                    group = 0
+                    pending = 0
+                }
+            }
+            switch pending {
+            case 3:
+                output.append(UInt8(truncatingIfNeeded: group >> 10))
+                output.append(UInt8(truncatingIfNeeded: group >> 2))
+            case 2:
+                output.append(UInt8(truncatingIfNeeded: group >> 4))
+            default: break
+            }
+            return output
+        }
     }
 }

@@ -24,6 +24,20 @@ def thumbprint(jwk):
     return b64url(hashlib.sha256(canonical.encode()).digest())
 
 
+def es256_verifies(jwk, signing_input, signature):
+    """Whether `signature` (base64url, r||s) is jwk's ES256 signature of `signing_input` (RFC 7518 §3.4)."""
+    try:
+        key = ec.EllipticCurvePublicNumbers(
+            int.from_bytes(b64url_decode(jwk["x"]), "big"), int.from_bytes(b64url_decode(jwk["y"]), "big"),
+            ec.SECP256R1()).public_key()
+        raw = b64url_decode(signature)
+        der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+        key.verify(der, signing_input.encode(), ec.ECDSA(hashes.SHA256()))
+        return True
+    except (InvalidSignature, KeyError, TypeError, ValueError):
+        return False
+
+
 class DPoPEndpoints:
     def dpop_proof(self, method, url, access_token=None):
         """(thumbprint, None) for a good proof, (None, reason) for a bad one, (None, None) when there is none."""
@@ -40,16 +54,8 @@ class DPoPEndpoints:
             return None, "typ, alg or jwk"
         if "d" in jwk and not self.broken("dpop-accept-private-key"):
             return None, "jwk carries a private key"
-        if not self.broken("dpop-ignore-signature"):
-            try:
-                key = ec.EllipticCurvePublicNumbers(
-                    int.from_bytes(b64url_decode(jwk["x"]), "big"), int.from_bytes(b64url_decode(jwk["y"]), "big"),
-                    ec.SECP256R1()).public_key()
-                raw = b64url_decode(signature)
-                der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
-                key.verify(der, f"{head}.{body}".encode(), ec.ECDSA(hashes.SHA256()))
-            except (InvalidSignature, KeyError, ValueError):
-                return None, "signature"
+        if not self.broken("dpop-ignore-signature") and not es256_verifies(jwk, f"{head}.{body}", signature):
+            return None, "signature"
         if claims.get("htm") != method and not self.broken("dpop-ignore-htm"):
             return None, "htm"
         if claims.get("htu") != url and not self.broken("dpop-ignore-htu"):

@@ -1,6 +1,8 @@
 """A small WOPI host for the conformance suite's own tests: bootstrapper, authorize with a sign-in and a consent
 page, token endpoint, OpenID discovery and userinfo, RFC 8414 metadata and /oauth/exchange (those in
-fixture_tokens.py), DPoP and pushed authorization requests (fixture_dpop.py), all correct by default. Each switch
+fixture_tokens.py), DPoP and pushed authorization requests (fixture_dpop.py), the authorization challenge
+endpoint of OAuth 2.0 for First-Party Applications (fixture_firstparty.py), Native SSO (fixture_tokens.py),
+attestation-based client authentication (fixture_attestation.py), all correct by default. Each switch
 (--break NAME, repeatable) breaks exactly one rule, so every check of `signin-bridge conform` can be shown to fail.
 Standard library only, but for `cryptography` (the test venv's) to verify DPoP proofs.
 
@@ -16,7 +18,9 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from fixture_attestation import AttestationAuthentication
 from fixture_dpop import DPoPEndpoints
+from fixture_firstparty import FirstPartyEndpoints
 from fixture_tokens import CLIENTS, PASSWORD, SERVED_WOPI, USER, TokenEndpoints, b64url_decode
 
 SWITCHES = {
@@ -100,6 +104,24 @@ SWITCHES = {
     "par-any-client": "a request_uri is accepted with any client_id",
     "par-no-validation": "a pushed request is not validated, at the push or at authorize",
     "par-drop-state": "authorize with a request_uri loses the pushed state",
+    "fpa-code-field": "the challenge endpoint answers the code as 'code', not 'authorization_code'",
+    "fpa-ignore-verifier": "a code from the challenge endpoint redeems with any code_verifier",
+    "fpa-any-client": "any client may use the challenge endpoint",
+    "fpa-ignore-session": "an unknown auth_session is ignored",
+    "fpa-no-response-type": "a challenge request without response_type is accepted",
+    "fpa-session-reusable": "an auth_session that led to a code can be used again",
+    "nsso-no-ds-hash": "the device_sso ID token has no ds_hash",
+    "nsso-no-exchange": "the token endpoint does not take the Native SSO token exchange",
+    "nsso-any-secret": "any device_secret is accepted in the token exchange",
+    "nsso-ignore-ds-hash": "the ID token's ds_hash is not compared with the device_secret",
+    "v2-pkce-optional": "requested_flow=app_to_app_v2 is accepted without code_challenge",
+    "attest-rejects-all": "every client attestation is refused",
+    "attest-ignore-exp": "an expired client attestation is accepted",
+    "attest-any-attester": "a client attestation's signature is not verified",
+    "attest-ignore-pop-key": "the attestation PoP's signature is not verified with the cnf key",
+    "attest-ignore-aud": "the attestation PoP's aud is not compared",
+    "attest-ignore-client-id": "client_id may differ from the attestation's sub",
+    "attest-accept-private-cnf": "an attestation whose cnf carries the private key is accepted",
     # Not a check's rule: hosts the run itself must survive (output as it goes, --timeout, --deadline).
     "http-authorize-uri": "authorization_uri is plain http on a public host name",
     "hang-authorize": "authorization_uri is a port that accepts connections and never answers",
@@ -120,9 +142,11 @@ class State:
         self.grace = 0          # seconds a rotated refresh token still refreshes (--refresh-grace)
         self.proofs = set()     # (key thumbprint, jti) of every DPoP proof accepted
         self.pushed = {}        # request_uri -> {"request", "expires", "used"}
+        self.auth_sessions = {} # auth_session -> {"client", "request", "username", "used"}
+        self.device_secrets = {}  # device_secret -> {"sid", "sub", "group"}
 
 
-class Handler(TokenEndpoints, DPoPEndpoints, BaseHTTPRequestHandler):
+class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, AttestationAuthentication, BaseHTTPRequestHandler):
     server_version = "conform-fixture"
     state: State = None
     origin = ""
@@ -170,6 +194,7 @@ class Handler(TokenEndpoints, DPoPEndpoints, BaseHTTPRequestHandler):
             "/consent": self.consent,
             "/token": self.token,
             "/par": self.par,
+            "/authorize-challenge": self.authorize_challenge,
             "/.well-known/oauth-authorization-server": self.metadata,
             "/.well-known/openid-configuration": self.openid_configuration,
             "/userinfo": self.userinfo,
@@ -347,6 +372,11 @@ class Handler(TokenEndpoints, DPoPEndpoints, BaseHTTPRequestHandler):
 
     def app_to_app(self, client, query, request_id):
         """Vipps-style requested_flow=app_to_app: the page that offers the host's app, for a registered callback."""
+        if query["requested_flow"] == "app_to_app_v2":  # Simple Login: PKCE required, no app_callback_uri
+            if not query.get("code_challenge") and not self.broken("v2-pkce-optional"):
+                return self.redirect_back(query, {"error": "invalid_request", "error_description": "PKCE is required"})
+            return self.send(200, f'<a href="contoso-app://approve?request={request_id}">Continue in the app</a>',
+                             [("Content-Type", "text/html")])
         callback, registered = query.get("app_callback_uri", ""), client.get("app_callback")
         if self.broken("app-callback-normalised") and registered:
             callback = urllib.parse.unquote(callback).rstrip("/").lower()

@@ -73,6 +73,7 @@ BREAKS = {
     "openid.stable-sub": ("unstable-sub", "FAIL"),
     "openid.userinfo": ("userinfo-no-challenge", "FAIL"),
     "apptoapp.callback-exact": ("app-callback-normalised", "FAIL"),
+    "apptoapp.v2-pkce-required": ("v2-pkce-optional", "FAIL"),
     "exchange.challenge": ("exchange-no-challenge", "FAIL"),
     "exchange.single-use": ("exchange-code-reusable", "FAIL"),
     "errors.registered-code": ("unregistered-error", "FAIL"),
@@ -95,10 +96,29 @@ BREAKS = {
     "par.single-use": ("par-reusable", "WARN"),
     "par.other-client": ("par-any-client", "FAIL"),
     "par.validated": ("par-no-validation", "FAIL"),
+    "firstparty.code": ("fpa-code-field", "FAIL"),
+    "firstparty.pkce-bound": ("fpa-ignore-verifier", "FAIL"),
+    "firstparty.third-party-refused": ("fpa-any-client", "FAIL"),
+    "firstparty.invalid-session": ("fpa-ignore-session", "FAIL"),
+    "firstparty.response-type": ("fpa-no-response-type", "FAIL"),
+    "firstparty.session-replay": ("fpa-session-reusable", "WARN"),
+    "nativesso.device-secret": ("nsso-no-ds-hash", "FAIL"),
+    "nativesso.exchange": ("nsso-no-exchange", "FAIL"),
+    "nativesso.unknown-secret": ("nsso-any-secret", "FAIL"),
+    "nativesso.bound-secret": ("nsso-ignore-ds-hash", "FAIL"),
+    "attestation.accepted": ("attest-rejects-all", "FAIL"),
+    "attestation.expired": ("attest-ignore-exp", "FAIL"),
+    "attestation.untrusted-attester": ("attest-any-attester", "FAIL"),
+    "attestation.pop-key": ("attest-ignore-pop-key", "FAIL"),
+    "attestation.pop-audience": ("attest-ignore-aud", "FAIL"),
+    "attestation.client-id": ("attest-ignore-client-id", "FAIL"),
+    "attestation.private-cnf": ("attest-accept-private-cnf", "FAIL"),
 }
 # A switch may break a check whose rule depends on the broken one; every other check must still pass or skip.
 # switch -> the further checks it is known to fail (each a consequence, not a second rule broken).
 ALSO = {
+    "nsso-any-secret": {"nativesso.bound-secret"},  # any secret includes another sign-in's
+    "nsso-no-ds-hash": {"nativesso.exchange"},  # without ds_hash the ID token is bound to no secret
     "challenge-200": {"challenge.single-bearer"},  # no 401, so no challenge to count
     # An unparseable challenge is no Bearer challenge for Office either, on every 401.
     "duplicate-parameter": {"challenge.single-bearer", "unauthorized.missing-token", "unauthorized.empty-header",
@@ -112,7 +132,9 @@ ALSO = {
                          "par.validated"},  # a pushed request is checked by the same rule
     "no-code": {"par.authorize"},  # the pushed request's redirect has no code either
     "drop-state": {"par.authorize"},  # nor the pushed state
-    "pkce-ignore-verifier": {"pkce.verifier-syntax", "pkce.challenge-reuse"},  # any verifier includes these
+    "pkce-ignore-verifier": {"pkce.verifier-syntax", "pkce.challenge-reuse",  # any verifier includes these
+                             "firstparty.pkce-bound"},  # the challenge endpoint's codes too
+    "pkce-broken-compare": {"firstparty.code"},  # the right verifier no longer redeems the challenge endpoint's code
 }
 # Softer variants: the check still names the problem, as a warning.
 EXTRA = [
@@ -150,8 +172,12 @@ def conform(binary, fixture, *extra, groups=()):
             "--wopi-src", f"http://127.0.0.1:{fixture.port}/wopi/files/doc1", "--format", "json",
             "--app-to-app-client-id", "merchant-app", "--app-to-app-redirect-uri", "com.example.merchant:/oauth2redirect",
             "--app-callback-uri", "com.example.merchant:/app-callback",
+            "--app-to-app-v2-client-id", "merchant-web", "--app-to-app-v2-redirect-uri", "https://merchant.example/login/callback",
             "--exchange-client-id", "files-backend", "--exchange-client-secret", "backend-demo-secret",
-            "--app-link", f"http://127.0.0.1:{fixture.port}/app/callback", *extra]
+            "--app-link", f"http://127.0.0.1:{fixture.port}/app/callback", "--first-party-client-id", "files-app",
+            "--native-sso-client-id", "sso-app-a", "--native-sso-redirect-uri", "com.example.ssoa:/oauth2redirect",
+            "--native-sso-second-client-id", "sso-app-b",
+            "--attester-key", str(FIXTURE.parent / "attester-demo-key.pem"), "--attested-client-id", "attested-app", *extra]
     if groups:
         args += ["--only", *groups]
     run = subprocess.run(args, capture_output=True, text=True, timeout=120)

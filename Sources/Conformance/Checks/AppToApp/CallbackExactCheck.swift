@@ -55,6 +55,13 @@ enum AppToAppProbe {
             ("scope", "openid"), ("nonce", "conform-" + state), ("code_challenge", PKCE.Verifier.random().challenge(method: .s256).value),
             ("code_challenge_method", "S256"), ("requested_flow", "app_to_app"), ("app_callback_uri", callback),
         ]
+        return try await send(fields, state: state, redirectURI: client.redirectURI, to: endpoints, in: session)
+    }
+
+    /// Any authorize request of the merchant's app, judged the same way.
+    static func send(
+        _ fields: [(String, String)], state: String, redirectURI: String, to endpoints: Endpoints, in session: ConformanceSession
+    ) async throws(CheckSkipped) -> Answer {
         await session.http.clearCookies(of: .partnerApp)
         let response: ObservedResponse
         do {
@@ -63,7 +70,7 @@ enum AppToAppProbe {
             throw CheckSkipped("the authorization endpoint did not answer: \(error)")
         }
         if (400..<500).contains(response.status) { return Answer(response: response, refusal: "\(response.status)") }
-        if response.isRedirect, let location = response.value("Location"), URLParts.isRedirect(location, to: client.redirectURI) {
+        if response.isRedirect, let location = response.value("Location"), URLParts.isRedirect(location, to: redirectURI) {
             let outcome = SignInOutcome(redirectedTo: location, sentState: state)
             return Answer(response: response, refusal: outcome.parameters["error"].map { "error=" + $0 })
         }

@@ -19,10 +19,7 @@ struct DPoPClientKey: Sendable {
     init() { key = P256.Signing.PrivateKey() }
 
     /// The public JWK's members (RFC 7518 §6.2.1).
-    var publicJWK: [(String, String)] {
-        let point = Array(key.publicKey.x963Representation.dropFirst())
-        return [("kty", "EC"), ("crv", "P-256"), ("x", Base64URL.encode(point[..<32])), ("y", Base64URL.encode(point[32...]))]
-    }
+    var publicJWK: [(String, String)] { SignedJWT.publicJWK(key.publicKey) }
 
     /// RFC 7638's thumbprint: what `cnf.jkt` and `dpop_jkt` name.
     var thumbprint: String {
@@ -37,10 +34,10 @@ struct DPoPClientKey: Sendable {
     ) -> String {
         var jwk = publicJWK
         if flaw == .privateKeyInJWK { jwk.append(("d", Base64URL.encode(key.rawRepresentation))) }
-        let header = Self.object([
+        let header = [
             ("typ", JSONText.quoted("dpop+jwt")), ("alg", JSONText.quoted("ES256")),
-            ("jwk", Self.object(jwk.map { ($0.0, JSONText.quoted($0.1)) })),
-        ])
+            ("jwk", SignedJWT.object(jwk.map { ($0.0, JSONText.quoted($0.1)) })),
+        ]
         var claims = [
             ("jti", JSONText.quoted(Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255) }))),
             ("htm", JSONText.quoted(method)), ("htu", JSONText.quoted(Self.targetURI(uri))),
@@ -48,10 +45,7 @@ struct DPoPClientKey: Sendable {
         ]
         if let accessToken { claims.append(("ath", JSONText.quoted(Self.accessTokenHash(accessToken)))) }
         if let nonce { claims.append(("nonce", JSONText.quoted(nonce))) }
-        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(Self.object(claims).utf8))
-        let signer = flaw == .signedByAnotherKey ? P256.Signing.PrivateKey() : key
-        let signature = (try? signer.signature(for: Array(input.utf8)).rawRepresentation) ?? Data()
-        return input + "." + Base64URL.encode(Array(signature))
+        return SignedJWT.es256(header: header, claims: claims, signedBy: flaw == .signedByAnotherKey ? P256.Signing.PrivateKey() : key)
     }
 
     /// RFC 9449 §4.2: `ath` is base64url(SHA-256(ASCII of the access token)).
@@ -60,9 +54,5 @@ struct DPoPClientKey: Sendable {
     /// `htu` is the request's URI without query and fragment (RFC 9449 §4.2).
     static func targetURI(_ uri: String) -> String {
         String(uri.prefix { $0 != "?" && $0 != "#" })
-    }
-
-    private static func object(_ members: [(String, String)]) -> String {
-        "{" + members.map { JSONText.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 }

@@ -17,10 +17,8 @@ enum TokenForgery {
     }
 
     static func decode(_ part: Substring) -> [String: JSONValue]? {
-        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return try? JSONDecoder().decode([String: JSONValue].self, from: data)
+        guard let bytes = Base64URL.decode(String(part)) else { return nil }
+        return try? JSONDecoder().decode([String: JSONValue].self, from: Data(bytes))
     }
 
     static func encode(_ object: [String: JSONValue]) -> String {
