@@ -19,7 +19,7 @@ struct ConfigurationTests {
     @Test func sampleConfigurationLoadsWithOnlyTheExpectedWarnings() throws {
         let loaded = try ConfigurationLoader(environment: [:]).load(
             file: Self.root.appendingPathComponent("samples/bridge.yaml").path)
-        #expect(loaded.configuration.clients.map(\.id) == ["office", "partner-app", "merchant-app", "files-backend"])
+        #expect(loaded.configuration.clients.map(\.id) == ["office", "partner-app", "merchant-app", "sso-app-a", "sso-app-b", "files-backend"])
         #expect(loaded.configuration.users.first?.signInName == "demo@example.com")
         #expect(loaded.configuration.authorizationURI == "http://127.0.0.1:8080/oauth2/authorize")
         // Office registers https://localhost, which RFC 8252 §8.3 does not recommend; `profile: office` allows it.

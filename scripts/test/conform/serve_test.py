@@ -62,6 +62,8 @@ def main():
                     "--app-to-app-client-id", "merchant-app", "--app-to-app-redirect-uri", "com.example.merchant:/oauth2redirect",
                     "--app-callback-uri", "com.example.merchant:/app-callback",
                     "--exchange-client-id", "files-backend", "--exchange-client-secret", "backend-demo-secret",
+                    "--native-sso-client-id", "sso-app-a", "--native-sso-redirect-uri", "com.example.ssoa:/oauth2redirect",
+                    "--native-sso-second-client-id", "sso-app-b",
                     # The sample's partnerApps section claims this path; the server publishes the association files.
                     "--app-link", f"http://127.0.0.1:{port}/oauth2/app-callback"]
             text = subprocess.run(base + ["--report", str(tmp / "report.html")], capture_output=True, text=True,
