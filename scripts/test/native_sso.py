@@ -33,7 +33,7 @@ from flows.tally import check, tally  # noqa: E402
 
 DEVICE_SECRET = "urn:openid:params:token-type:device-secret"
 GROUP_CLIENTS = """
-  - id: sso-app-a
+  - id: nsso-app-a
     public: true
     firstParty: true
     ssoGroup: example-merchant
@@ -41,20 +41,20 @@ GROUP_CLIENTS = """
     grants: [authorization_code, refresh_token]
     scopes: [openid, profile, email, device_sso]
     postLogoutRedirectUris: [com.example.ssoa:/signed-out]
-  - id: sso-app-b
+  - id: nsso-app-b
     public: true
     firstParty: true
     ssoGroup: example-merchant
     redirectUris: [com.example.ssob:/cb]
     grants: [authorization_code, refresh_token, "urn:ietf:params:oauth:grant-type:token-exchange"]
     scopes: [openid, profile, email, device_sso]
-  - id: sso-other-vendor
+  - id: nsso-other-vendor
     public: true
     ssoGroup: other-merchant
     redirectUris: [com.example.other:/cb]
     grants: [authorization_code, "urn:ietf:params:oauth:grant-type:token-exchange"]
     scopes: [openid, device_sso]
-  - id: no-group-app
+  - id: nsso-no-group
     public: true
     merchant: lonely
     redirectUris: [com.example.nogroup:/cb]
@@ -116,32 +116,32 @@ def run(port, database):
     check("device_sso" in metadata["scopes_supported"], "discovery: device_sso in scopes_supported (section 3.1)")
     keys = jwk.JWKSet.from_json(requests.get(metadata["jwks_uri"], timeout=10).text)
 
-    app_a = App(base, "sso-app-a", "com.example.ssoa:/cb")
-    app_b = App(base, "sso-app-b", "com.example.ssob:/cb")
+    app_a = App(base, "nsso-app-a", "com.example.ssoa:/cb")
+    app_b = App(base, "nsso-app-b", "com.example.ssob:/cb")
 
     # §3.4.2: the code grant with device_sso returns a device_secret; §3.4.1: the ID token carries sid and ds_hash.
     signed_in = app_a.sign_in(port)
     secret = signed_in.kwargs.get("device_secret")
     check(isinstance(secret, str) and len(base64.urlsafe_b64decode(secret + "=" * (-len(secret) % 4))) >= 32,
           "section 3.4.2: app A's token response has a device_secret of at least 256 bits", secret)
-    claims_a = verified(keys, signed_in.id_token, metadata["issuer"], "sso-app-a")
+    claims_a = verified(keys, signed_in.id_token, metadata["issuer"], "nsso-app-a")
     check(claims_a.get("ds_hash") == ds_hash(secret, jose_alg(signed_in.id_token)),
           "section 3.4.1: ds_hash is the left half of SHA-256 of the device secret, base64url (computed here)",
           claims_a)
     check(bool(claims_a.get("sid")), "section 3.4.1: the ID token carries sid", claims_a)
 
     # §4.2 / §4.4: app B presents A's ID token and the secret and gets its own tokens.
-    grants_before = grants(database, "sso-app-b")
+    grants_before = grants(database, "nsso-app-b")
     tokens_b = app_b.exchange(signed_in.id_token, secret, audience=metadata["issuer"], scope="openid profile")
     check(tokens_b.kwargs.get("issued_token_type") == "urn:ietf:params:oauth:token-type:access_token",
           "section 4.4: issued_token_type is an access token", tokens_b.kwargs)
-    claims_b = verified(keys, tokens_b.id_token, metadata["issuer"], "sso-app-b")
+    claims_b = verified(keys, tokens_b.id_token, metadata["issuer"], "nsso-app-b")
     check(claims_b["sub"] == claims_a["sub"] and claims_b.get("sid") == claims_a["sid"]
           and claims_b.get("ds_hash") == claims_a["ds_hash"],
           "section 4.4: app B's ID token is for the same user, sid and ds_hash", claims_b)
     check(bool(tokens_b.refresh_token), "app B may refresh: its response has a refresh token")
     check("device_secret" not in tokens_b.kwargs, "the device secret is not rotated: none in the exchange response")
-    check(grants(database, "sso-app-b") == grants_before + 1, "the exchange recorded one grant for app B")
+    check(grants(database, "nsso-app-b") == grants_before + 1, "the exchange recorded one grant for app B")
     info = requests.get(metadata["userinfo_endpoint"], auth=BearerToken(tokens_b.access_token), timeout=10)
     check(info.status_code == 200 and info.json().get("sub") == claims_a["sub"]
           and info.json().get("preferred_username") == "demo@example.com",
@@ -159,12 +159,12 @@ def run(port, database):
             signed_in.id_token, second.kwargs["device_secret"])
     refused(database, app_b, "another user's ID token with A's secret", "invalid_grant",
             other_user.id_token, secret)
-    other_vendor = App(base, "sso-other-vendor", "com.example.other:/cb")
+    other_vendor = App(base, "nsso-other-vendor", "com.example.other:/cb")
     refused(database, other_vendor, "a client of another SSO group", "invalid_grant", signed_in.id_token, secret)
     theirs = other_vendor.sign_in(port, scope="openid device_sso")
     refused(database, app_b, "a device secret (and its ID token) of another SSO group", "invalid_grant",
             theirs.id_token, theirs.kwargs["device_secret"])
-    refused(database, App(base, "no-group-app", "com.example.nogroup:/cb"),
+    refused(database, App(base, "nsso-no-group", "com.example.nogroup:/cb"),
             "a client without an SSO group", "unauthorized_client", signed_in.id_token, secret)
     refused(database, app_b, "a forged ID token (payload changed, signature kept)", "invalid_grant",
             forged(signed_in.id_token, sub="other"), secret)
@@ -179,7 +179,7 @@ def run(port, database):
     check(bool(app_b.exchange(second.id_token, second.kwargs["device_secret"]).access_token),
           "the second device's secret works before its revocation")
     answer = requests.post(metadata["revocation_endpoint"], timeout=10, data={
-        "token": second.kwargs["device_secret"], "token_type_hint": "device_secret", "client_id": "sso-app-b"})
+        "token": second.kwargs["device_secret"], "token_type_hint": "device_secret", "client_id": "nsso-app-b"})
     check(answer.status_code == 200, "revocation of a device secret by a client of its group: 200", answer.status_code)
     refused(database, app_b, "a device secret after revocation", "invalid_grant",
             second.id_token, second.kwargs["device_secret"])
