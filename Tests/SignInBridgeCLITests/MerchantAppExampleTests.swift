@@ -59,7 +59,7 @@ import Testing
         #expect(output.status == 0)
         let request = try TokenRequest.decode(form: output.stdout.trimmingCharacters(in: .newlines))
         #expect(request.grant == .tokenExchange(.nativeSSO(idToken: "eyJ.a.b", deviceSecret: "secret-1", audience: "https://files.example.com")))
-        #expect(request.client?.clientID == "merchant-app-2")
+        #expect(request.client?.clientID == "sso-app-b")
         #expect(request.scope == "openid")
         let noSecret = #"{"access_token":"a","token_type":"Bearer","id_token":"eyJ.a.b"}"#
         #expect(try Self.runExample("native-sso", "https://files.example.com", noSecret).status == 1)

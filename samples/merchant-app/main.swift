@@ -14,8 +14,8 @@ import SignInProtocol
 let clientID = "merchant-app"
 let redirectURI = "com.example.merchant:/oauth2redirect"
 let appCallbackURI = "com.example.merchant:/app-callback"
-/// Another app of the merchant, in the same `ssoGroup` (docs/native-sso.md).
-let ssoSiblingID = "merchant-app-2"
+/// A second app of one vendor, in the same `ssoGroup` as the first (`sso-app-b` in samples/bridge.yaml).
+let ssoSiblingID = "sso-app-b"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
