@@ -159,6 +159,8 @@ def run(port, database):
             signed_in.id_token, second.kwargs["device_secret"])
     refused(database, app_b, "another user's ID token with A's secret", "invalid_grant",
             other_user.id_token, secret)
+    refused(database, app_b, "another session's ID token (same user) with A's secret", "invalid_grant",
+            second.id_token, secret)
     other_vendor = App(base, "nsso-other-vendor", "com.example.other:/cb")
     refused(database, other_vendor, "a client of another SSO group", "invalid_grant", signed_in.id_token, secret)
     theirs = other_vendor.sign_in(port, scope="openid device_sso")
