@@ -61,6 +61,60 @@ extension PostgresStore {
         return .alreadyDecided  // a concurrent decision won between the snapshot and the UPDATE
     }
 
+    /// `BEGIN`, the rows locked (`FOR UPDATE`, so a concurrent decision waits and then finds the request decided),
+    /// the consent rule of `AuthorizationDecision` in Swift, the writes, `COMMIT`.
+    public func approveSimpleLogin(
+        _ reference: TokenDigest, userID: String, clientIDs: [String], issue: CodeIssue, at now: Date
+    ) async throws -> SimpleLoginApproval {
+        defer { noteChange() }
+        let nowMS = Milliseconds.from(now)
+        return try await inTransaction(Subject("app-to-app approval", tables: Self.issuedTables)) { tx, logger in
+            func first(_ query: PostgresQuery) async throws -> PostgresRandomAccessRow? {
+                try await tx.query(query, logger: logger).collect().first?.makeRandomAccess()
+            }
+            guard
+                var record = try await first(
+                    "SELECT * FROM app_to_app_requests WHERE reference_digest = \(reference.hex) FOR UPDATE"
+                ).map(Self.appToAppRequest)
+            else { return .unknown }
+            if record.decidedAt != nil { return .alreadyDecided }
+            if record.expiresAt <= now { return .expired }
+            guard clientIDs.contains(record.clientID) else { return .notAllowed }
+            guard let user = try await first("SELECT * FROM users WHERE id = \(userID)").map(Self.user) else {
+                return .unknown
+            }
+            guard
+                let pending = try await first(
+                    """
+                    DELETE FROM pending_authorizations
+                    WHERE digest = \(record.interactionDigest.hex) AND expires_at > \(nowMS) RETURNING *
+                    """
+                ).map(Self.pendingAuthorization)
+            else { return .expired }
+            let previous = try await first(
+                "SELECT scope, granted_at FROM consents WHERE user_id = \(userID) AND client_id = \(pending.clientID)"
+            ).map {
+                ConsentRecord(userID: userID, clientID: pending.clientID, scope: try $0.text("scope"), grantedAt: try $0.date("granted_at"))
+            }
+            record.decidedAt = now
+            record.userID = userID
+            try await tx.query(
+                """
+                UPDATE app_to_app_requests SET decided_at = \(nowMS), user_id = \(userID)
+                WHERE reference_digest = \(reference.hex)
+                """, logger: logger)
+            try await tx.query(
+                Self.upsertConsent(
+                    AuthorizationDecision.consentAfterAllowing(
+                        pending.terms, previous: previous, userID: userID, clientID: pending.clientID, at: now)),
+                logger: logger)
+            let (grant, code) = AuthorizationDecision.issued(pending, user: user, issue: issue, authTime: now, at: now)
+            try await tx.query(Self.insertGrant(grant), logger: logger)
+            try await tx.query(Self.insertCode(code), logger: logger)
+            return .issued(record, pending, grant, code)
+        }
+    }
+
     public func resumeAppToApp(
         _ resume: TokenDigest, browser: TokenDigest?, session: TokenDigest, sessionExpiresAt: Date, at now: Date
     ) async throws -> AppToAppResumeOutcome {

@@ -12,16 +12,18 @@ import PostgresNIO
 /// loser knows that it lost a race for an existing code.
 extension PostgresStore {
     public func issueAuthorizationCode(_ code: AuthorizationCodeRecord) async throws {
-        try await rows(
-            Subject("authorization code"),
-            """
-            INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
-                code_challenge_method, scope, issued_at, expires_at, nonce, auth_time, dpop_jkt)
-            VALUES (\(code.digest.hex), \(code.grantID.rawValue), \(code.clientID), \(code.redirectURI),
-                \(code.codeChallenge), \(code.codeChallengeMethod), \(code.scope), \(Milliseconds.from(code.issuedAt)),
-                \(Milliseconds.from(code.expiresAt)), \(code.nonce), \(Milliseconds.from(code.authTime)),
-                \(code.dpopKeyThumbprint))
-            """)
+        try await rows(Subject("authorization code"), Self.insertCode(code))
+    }
+
+    static func insertCode(_ code: AuthorizationCodeRecord) -> PostgresQuery {
+        """
+        INSERT INTO authorization_codes (digest, grant_id, client_id, redirect_uri, code_challenge,
+            code_challenge_method, scope, issued_at, expires_at, nonce, auth_time, dpop_jkt)
+        VALUES (\(code.digest.hex), \(code.grantID.rawValue), \(code.clientID), \(code.redirectURI),
+            \(code.codeChallenge), \(code.codeChallengeMethod), \(code.scope), \(Milliseconds.from(code.issuedAt)),
+            \(Milliseconds.from(code.expiresAt)), \(code.nonce), \(Milliseconds.from(code.authTime)),
+            \(code.dpopKeyThumbprint))
+        """
     }
 
     /// One statement, so one round trip and one implicit transaction: a data-modifying CTE inserts the grant, and

@@ -32,14 +32,8 @@ extension SQLiteStore {
         _ reference: TokenDigest, decision: AppToAppDecision, clientIDs: [String], at now: Date
     ) async throws -> AppToAppDecisionOutcome {
         try await transaction("app-to-app decision") { tx in
-            guard
-                var record = try tx.query(
-                    "SELECT * FROM app_to_app_requests WHERE reference_digest = ?", [.text(reference.hex)]
-                ).first.map(Self.appToAppRequest)
-            else { return .unknown }
-            if record.decidedAt != nil { return .alreadyDecided }
-            if record.expiresAt <= now { return .expired }
-            guard clientIDs.contains(record.clientID) else { return .notAllowed }
+            let found = try Self.decidableAppToApp(reference, clientIDs: clientIDs, at: now, in: tx)
+            guard case .decided(var record) = found else { return found }
             record.decidedAt = now
             if case .approve(let userID, let resume) = decision {
                 record.userID = userID
@@ -50,6 +44,66 @@ extension SQLiteStore {
                 [.millis(now), .optionalText(record.userID), .optionalText(record.resumeDigest?.hex), .text(reference.hex)])
             return .decided(record)
         }
+    }
+
+    public func approveSimpleLogin(
+        _ reference: TokenDigest, userID: String, clientIDs: [String], issue: CodeIssue, at now: Date
+    ) async throws -> SimpleLoginApproval {
+        try await transaction("app-to-app approval") { tx in
+            let found = try Self.decidableAppToApp(reference, clientIDs: clientIDs, at: now, in: tx)
+            guard case .decided(var record) = found else {
+                switch found {
+                case .alreadyDecided: return .alreadyDecided
+                case .expired: return .expired
+                case .notAllowed: return .notAllowed
+                case .unknown, .decided: return .unknown
+                }
+            }
+            guard
+                let pending = try tx.query(
+                    "SELECT * FROM pending_authorizations WHERE digest = ? AND expires_at > ?",
+                    [.text(record.interactionDigest.hex), .millis(now)]
+                ).first.map(Self.pendingAuthorization)
+            else { return .expired }
+            guard let user = try tx.query("SELECT * FROM users WHERE id = ?", [.text(userID)]).first.map({ try Self.user($0) })
+            else { return .unknown }
+            let previous = try tx.query(
+                "SELECT scope, granted_at FROM consents WHERE user_id = ? AND client_id = ?",
+                [.text(userID), .text(pending.clientID)]
+            ).first.map {
+                ConsentRecord(userID: userID, clientID: pending.clientID, scope: try $0.text("scope"), grantedAt: try $0.date("granted_at"))
+            }
+            record.decidedAt = now
+            record.userID = userID
+            try tx.query(
+                "UPDATE app_to_app_requests SET decided_at = ?, user_id = ? WHERE reference_digest = ?",
+                [.millis(now), .text(userID), .text(reference.hex)])
+            try tx.query("DELETE FROM pending_authorizations WHERE digest = ?", [.text(pending.digest.hex)])
+            try Self.upsertConsent(
+                AuthorizationDecision.consentAfterAllowing(
+                    pending.terms, previous: previous, userID: userID, clientID: pending.clientID, at: now),
+                in: tx)
+            let (grant, code) = AuthorizationDecision.issued(pending, user: user, issue: issue, authTime: now, at: now)
+            try Self.insertGrant(grant, in: tx)
+            try Self.insertCode(code, in: tx)
+            return .issued(record, pending, grant, code)
+        }
+    }
+
+    /// The request under `reference` as `.decided` when this transaction may decide it now for an app that approves
+    /// for `clientIDs` (nothing written yet), else why it may not.
+    static func decidableAppToApp(
+        _ reference: TokenDigest, clientIDs: [String], at now: Date, in tx: Transaction
+    ) throws -> AppToAppDecisionOutcome {
+        guard
+            let record = try tx.query(
+                "SELECT * FROM app_to_app_requests WHERE reference_digest = ?", [.text(reference.hex)]
+            ).first.map(Self.appToAppRequest)
+        else { return .unknown }
+        if record.decidedAt != nil { return .alreadyDecided }
+        if record.expiresAt <= now { return .expired }
+        guard clientIDs.contains(record.clientID) else { return .notAllowed }
+        return .decided(record)
     }
 
     public func resumeAppToApp(

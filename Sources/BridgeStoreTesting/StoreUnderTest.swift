@@ -44,7 +44,8 @@ public enum StoreContract {
             + RefreshTokenStatusContract.all + ReuseGraceContract.all + SignInContract.all + BurstContract.all
             + AuthorizationStepContract.all + TokenStepContract.all + BootstrapStepContract.all + AppToAppContract.all
             + ExchangeCodeContract.all + UpstreamContract.all + BrokerSessionStepContract.all + NewGrantStepContract.all
-            + PasswordChangeContract.all + DPoPProofContract.all + PushedAuthorizationContract.all + DeviceSSOContract.all
+            + PasswordChangeContract.all + DPoPProofContract.all + PushedAuthorizationContract.all
+            + SimpleLoginContract.all + DeviceSSOContract.all
     }
 }
 

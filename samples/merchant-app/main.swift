@@ -8,12 +8,20 @@
 //   MerchantAppExample redirect URL STATE VERIFIER the merchant: the token request for redirect_uri?code=…
 //   MerchantAppExample native-sso ISSUER RESPONSE  a second app of the vendor (OpenID Connect Native SSO draft 07):
 //                                                  the token exchange for the first app's token response (JSON)
+//
+// Simple Login (requested_flow=app_to_app_v2): the consent is given in the host's app, which opens the merchant's
+// https redirect_uri with the code itself (no app_callback_uri, no resume_uri; PKCE binds the code to this app).
+//
+//   MerchantAppExample authorize-v2 ISSUER         the Simple Login URL for the browser tab (+ its secrets)
+//   MerchantAppExample open ANSWER_JSON            the host app: the URL the decision's answer says to open
 import Foundation
 import SignInProtocol
 
 let clientID = "merchant-app"
 let redirectURI = "com.example.merchant:/oauth2redirect"
 let appCallbackURI = "com.example.merchant:/app-callback"
+/// Simple Login returns through a universal link / App Link: an https URL only this app is verified for.
+let simpleLoginRedirectURI = "https://merchant.example.com/app/callback"
 /// A second app of one vendor, in the same `ssoGroup` as the first (`sso-app-b` in samples/bridge.yaml).
 let ssoSiblingID = "sso-app-b"
 
@@ -37,6 +45,26 @@ case ("authorize", 2):
         print("state=\(state) nonce=\(nonce) code_verifier=\(verifier.value)")
     } catch {
         fail("authorize: \(error)")
+    }
+case ("authorize-v2", 2):
+    let verifier = PKCE.Verifier.random()
+    let state = SecretState.make()
+    let nonce = SecretState.make()
+    do {
+        let request = try SimpleLoginAuthorization(
+            clientID: clientID, redirectURI: simpleLoginRedirectURI, pkce: verifier.challenge(), state: state,
+            scope: "openid profile email", nonce: nonce)
+        print(request.url(authorizationEndpoint: arguments[1] + "/oauth2/authorize"))
+        print("state=\(state) nonce=\(nonce) code_verifier=\(verifier.value)")
+    } catch {
+        fail("authorize-v2: \(error)")
+    }
+case ("open", 2):
+    do {
+        // The host app opens the merchant's link itself; the merchant's app (not the browser) receives it.
+        print("open: \(try AppToAppRedirectAnswer.decode(json: arguments[1]).redirectURL)")
+    } catch {
+        fail("open: \(error)")
     }
 case ("approve", 2), ("approve", 3):
     do {
@@ -68,7 +96,9 @@ case ("redirect", 4):
         var form = FormParameters()
         form.append("grant_type", "authorization_code")
         form.append("code", code)
-        form.append("redirect_uri", redirectURI)
+        // The token request names the redirect URI the code was sent to (RFC 6749 §4.1.3).
+        let sentTo = arguments[1].hasPrefix(simpleLoginRedirectURI + "?") ? simpleLoginRedirectURI : redirectURI
+        form.append("redirect_uri", sentTo)
         form.append("client_id", clientID)
         form.append("code_verifier", arguments[3])
         print(form.encoded)
@@ -92,8 +122,8 @@ case ("native-sso", 3):
     }
 default:
     fail(
-        "usage: MerchantAppExample authorize ISSUER | approve DEEP_LINK [deny] | callback URL STATE | redirect URL STATE VERIFIER"
-            + " | native-sso ISSUER RESPONSE")
+        "usage: MerchantAppExample authorize ISSUER | authorize-v2 ISSUER | approve DEEP_LINK [deny] | open ANSWER_JSON"
+            + " | callback URL STATE | redirect URL STATE VERIFIER | native-sso ISSUER RESPONSE")
 }
 
 /// 128 random bits, base64url: for `state` and `nonce`.

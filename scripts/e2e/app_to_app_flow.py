@@ -75,6 +75,16 @@ def redirect_from_log(driver, prefix):
     return None
 
 
+def caught_redirect(driver, prefix):
+    """`redirect_from_log`, waiting up to 5 s for the redirect to appear."""
+    for _ in range(50):
+        redirect = redirect_from_log(driver, prefix)
+        if redirect:
+            return redirect
+        time.sleep(0.1)
+    return None
+
+
 def merchant_authorize_url(base, state, nonce, challenge):
     return base + "/oauth2/authorize?" + urllib.parse.urlencode({
         "client_id": "merchant-app", "redirect_uri": MERCHANT_REDIRECT, "response_type": "code",
@@ -125,12 +135,7 @@ def run(binary, artifacts: Path):
         screenshots(driver, artifacts, "app-to-app-consent", sizes=(("phone", PHONE),))
         driver.get_log("performance")
         driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
-        redirect = None
-        for _ in range(50):
-            redirect = redirect_from_log(driver, MERCHANT_REDIRECT + "?")
-            if redirect:
-                break
-            time.sleep(0.1)
+        redirect = caught_redirect(driver, MERCHANT_REDIRECT + "?")
         check(redirect is not None, "the browser was sent to the merchant's redirect_uri (caught, not loaded)")
         final = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(redirect).query))
         check(final.get("state") == state and bool(final.get("code")), "redirect_uri?code=…&state=…")

@@ -29,3 +29,5 @@ fi
 "$venv/bin/python" scripts/e2e/office_flow.py --binary "$binary" --artifacts artifacts/e2e
 # The app-to-app flow with this server as the provider (parked page, host-app approval, resume in the same browser).
 "$venv/bin/python" scripts/e2e/app_to_app_flow.py --binary "$binary" --artifacts artifacts/e2e
+# Simple Login (app_to_app_v2) without the host's app: the deep link in the browser, sign-in, consent, the code.
+"$venv/bin/python" scripts/e2e/simple_login_flow.py --binary "$binary" --artifacts artifacts/e2e

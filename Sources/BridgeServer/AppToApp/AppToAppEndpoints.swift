@@ -22,6 +22,20 @@ struct AppToAppResumeRequest: Sendable {
     var browserSecret: String?
 }
 
+/// What the decision endpoint answers the host's app: the merchant app's callback (`app_to_app`), or the merchant's
+/// `redirect_uri` with the code or the error (Simple Login, `app_to_app_v2`).
+enum AppToAppDecisionAnswer: Sendable, Hashable {
+    case callback(AppToAppApprovalAnswer)
+    case redirect(AppToAppRedirectAnswer)
+
+    var json: String {
+        switch self {
+        case .callback(let answer): answer.json
+        case .redirect(let answer): answer.json
+        }
+    }
+}
+
 /// The approved request goes on in the browser that parked it, signed in with a new session.
 struct AppToAppResumed: Sendable, Equatable {
     /// The interaction to continue (consent if needed, then the code).
@@ -48,7 +62,8 @@ enum AppToAppResumeRefusal: Error, Sendable, Equatable {
 ///   the request behind a deep link's reference, and gets the URL it opens next (`AppToAppApprovalAnswer`);
 /// - `GET /oauth2/app-to-app/resume?token=…`: the `resume_uri`, opened in the browser that parked the request,
 ///   signs that browser in as the approving user and continues the interaction (consent if needed, then the code);
-/// - `GET /app-to-app`: what a browser shows when the default deep link opens without the app (a page only).
+/// - `GET /app-to-app`: what a browser shows when the default deep link opens without the app (a page; for a Simple
+///   Login reference, the sign-in page of its parked request: `landing`).
 /// Values in, values or a typed refusal out; the routes are in `OpenIDRoutes+AppToApp.swift`.
 struct AppToAppEndpoints: Sendable {
     static let decisionPath = "/oauth2/app-to-app/decision"
@@ -102,7 +117,11 @@ struct AppToAppEndpoints: Sendable {
     }
 
     /// `POST /oauth2/app-to-app/decision`: the host's app approves or denies; the answer says which URL it opens.
-    func decide(_ request: AppToAppDecisionRequest) async throws(BearerRefusal) -> AppToAppApprovalAnswer {
+    /// A Simple Login request's approval ends in the code (`approveSimpleLogin`); every other decision is one
+    /// `decideAppToApp`.
+    func decide(
+        _ request: AppToAppDecisionRequest, logger: Logger = Logger(label: "app-to-app")
+    ) async throws(BearerRefusal) -> AppToAppDecisionAnswer {
         let configuration = environment.configuration
         let now = environment.now()
         let caller = try await approver(authorization: request.authorization, at: now)
@@ -116,6 +135,9 @@ struct AppToAppEndpoints: Sendable {
             approval = try AppToAppApproval.decode(body)
         } catch {
             throw .request(error.oauthError)
+        }
+        if approval.decision == .approve, try await isSimpleLogin(reference: approval.reference, at: now) {
+            return .redirect(try await approveSimpleLogin(approval.reference, by: caller, at: now, logger: logger))
         }
         let resume = SecretToken()
         let decision: AppToAppDecision =
@@ -132,23 +154,29 @@ struct AppToAppEndpoints: Sendable {
             guard let payload = try? AppToAppPayload.decode(record.payload) else {
                 throw .request(.invalidRequest("the reference is unknown"))
             }
+            guard let appCallbackURI = payload.appCallbackURI else { return .redirect(deniedSimpleLogin(payload)) }
             let resumeURI = configuration.issuerURL(path: Self.resumePath) + "?token=" + resume.value
             // RFC 9207 §2: the callback ends the request with an error or hands it on, so it names its issuer too.
             var issuer = FormParameters()
             issuer.append("iss", configuration.issuer)
             let callback = AppCallback(
-                callbackURI: payload.appCallbackURI, state: payload.state ?? "",
+                callbackURI: appCallbackURI, state: payload.state ?? "",
                 outcome: approval.decision == .approve
                     ? .approved(resumeURI: resumeURI)
                     : .failed(OAuthError(.accessDenied, description: "the user denied the request in the app")),
                 additionalParameters: issuer)
-            return AppToAppApprovalAnswer(callback: callback)
-        case .alreadyDecided: throw .request(.invalidRequest("the reference was already used"))
-        case .expired: throw .request(.invalidRequest("the reference has expired"))
-        case .unknown: throw .request(.invalidRequest("the reference is unknown"))
-        case .notAllowed: throw .insufficientScope("this client may not approve the requesting client's requests")
+            return .callback(AppToAppApprovalAnswer(callback: callback))
+        case .alreadyDecided: throw Self.alreadyUsed
+        case .expired: throw Self.expired
+        case .unknown: throw Self.unknown
+        case .notAllowed: throw Self.notAllowed
         }
     }
+
+    static let alreadyUsed = BearerRefusal.request(.invalidRequest("the reference was already used"))
+    static let expired = BearerRefusal.request(.invalidRequest("the reference has expired"))
+    static let unknown = BearerRefusal.request(.invalidRequest("the reference is unknown"))
+    static let notAllowed = BearerRefusal.insufficientScope("this client may not approve the requesting client's requests")
 
     /// `GET /oauth2/app-to-app/resume?token=…`: one store step checks the token and the browser, and starts the
     /// approving user's session in it.

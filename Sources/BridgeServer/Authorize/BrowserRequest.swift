@@ -22,6 +22,14 @@ struct BrowserRequest: Sendable {
     /// The page language when nothing better is known (before the authorize request's `rs` or the parked request's).
     var fallbackLanguage: PageLanguage { PageLanguage.negotiate(culture: nil, acceptLanguage: acceptLanguage) }
 
+    /// The query's `sign_in=here`: the interaction page shows the sign-in form even where the request waits for the
+    /// host's app (`InteractionState.signInHere`).
+    var asksToSignInHere: Bool {
+        (try? FormParameters.decode(query ?? ""))?["sign_in"] == BrowserRequest.signInHere
+    }
+
+    static let signInHere = "here"
+
     /// The posted form when it could be read.
     var usableForm: FormParameters? { try? form?.get() }
 }

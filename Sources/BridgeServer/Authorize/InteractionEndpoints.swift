@@ -17,7 +17,7 @@ struct InteractionEndpoints: Sendable {
     var renderer: InteractionRenderer { InteractionRenderer(environment: environment, completion: completion) }
 
     func show(_ input: BrowserRequest, logger: Logger) async throws -> BrowserAnswer {
-        try await proceed(input, consent: false, logger: logger)
+        try await proceed(input, consent: false, signInHere: input.asksToSignInHere, logger: logger)
     }
 
     /// The sign-in page's "Continue with …": the same step as `show`, asking for that provider
@@ -33,7 +33,7 @@ struct InteractionEndpoints: Sendable {
 
     /// Continues the parked request for this browser (one store call) and answers with what comes next.
     func proceed(
-        _ input: BrowserRequest, consent: Bool, upstream: String? = nil, logger: Logger
+        _ input: BrowserRequest, consent: Bool, upstream: String? = nil, signInHere: Bool = false, logger: Logger
     ) async throws -> BrowserAnswer {
         let fallback = input.fallbackLanguage
         guard let idSecret = BrowserCookies.secret(input.interactionID) else {
@@ -64,7 +64,7 @@ struct InteractionEndpoints: Sendable {
             return try await respond(
                 to: progress, code: code,
                 parked: ParkedInteraction(id: idSecret, pending: pending, client: client, browserSecret: browserSecret),
-                upstream: upstream, logger: logger)
+                upstream: upstream, signInHere: signInHere, logger: logger)
         }
     }
 
@@ -73,10 +73,11 @@ struct InteractionEndpoints: Sendable {
     @inline(never)
     func respond(
         to progress: AuthorizationProgress, code: SecretToken, parked: ParkedInteraction, upstream: String? = nil,
-        logger: Logger
+        signInHere: Bool = false, logger: Logger
     ) async throws -> BrowserAnswer {
         let state = InteractionState(
-            progress: progress, code: code, parked: parked, requestedUpstream: upstream, logger: logger)
+            progress: progress, code: code, parked: parked, requestedUpstream: upstream, signInHere: signInHere,
+            logger: logger)
         return BrowserAnswer(kind: .need(try await steps.need(state, environment: environment), parked))
     }
 

@@ -38,6 +38,12 @@ struct PendingAuthorization: Sendable, Codable, Hashable {
         dpopKeyThumbprint = draft.request.additionalParameters["dpop_jkt"].nonEmpty
     }
 
+    /// `requested_flow=app_to_app_v2` (Vipps Simple Login): the host's app approves and gets the code for the
+    /// client's `redirect_uri` itself; the browser only parks the request.
+    var isSimpleLogin: Bool { request.requestedFlow == SimpleLoginAuthorization.requestedFlow }
+    /// Either app-to-app flow: without a session here, the request parks for the host's app (`AppToAppWaitStep`).
+    var waitsForHostApp: Bool { appCallbackURI != nil || isSimpleLogin }
+
     /// `prompt=none`: answer with a code or an error, never with a page.
     var showsNoPages: Bool { prompt?.contains("none") ?? false }
     /// `prompt=consent`: ask again even if the user agreed before (first-party clients included).

@@ -243,6 +243,9 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var appCallbackUris: [String]?
         /// First-party clients whose access tokens may approve this client's app-to-app requests.
         public var appToAppApprovers: [String]?
+        /// This client may ask for Vipps/MobilePay Simple Login (`requested_flow=app_to_app_v2`): approved in the
+        /// host's app, which opens the client's https `redirect_uri` with the code directly.
+        public var appToAppV2: Bool
         /// `RS256` (the default, OpenID Connect Dynamic Client Registration §2) or `ES256`.
         public var idTokenSignedResponseAlg: IDTokenAlgorithm
         /// Token requests without a DPoP proof are refused (RFC 9449 §5), so every token the client gets is bound.

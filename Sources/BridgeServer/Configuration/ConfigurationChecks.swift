@@ -149,7 +149,7 @@ struct ConfigurationChecks {
     }
 
     /// An app-to-app client names approvers that exist and are first-party (the host's own apps), and has both
-    /// URIs the flow needs.
+    /// URIs the flow needs (Simple Login, `appToAppV2`, needs no `appCallbackUris`).
     private mutating func checkAppToApp(
         _ client: BridgeConfiguration.Client, at path: String, clients: [BridgeConfiguration.Client]
     ) {
@@ -163,8 +163,12 @@ struct ConfigurationChecks {
                 error("\(path).appToAppApprovers[\(index)]", "\"\(approver)\" must be a first-party client (firstParty: true)")
             }
         }
-        if (client.appCallbackUris ?? []).isEmpty != approvers.isEmpty {
+        let callbacks = !(client.appCallbackUris ?? []).isEmpty
+        if callbacks ? approvers.isEmpty : !approvers.isEmpty && !client.appToAppV2 {
             error("\(path).appCallbackUris", "app-to-app needs both appCallbackUris and appToAppApprovers")
+        }
+        if client.appToAppV2 && approvers.isEmpty {
+            error("\(path).appToAppApprovers", "appToAppV2 needs the apps that approve (appToAppApprovers)")
         }
     }
 

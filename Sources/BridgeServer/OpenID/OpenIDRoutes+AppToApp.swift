@@ -16,7 +16,7 @@ extension OpenIDRoutes {
                 return self.challenge.response(error)
             }
         }
-        router.post(RouterPath(AppToAppEndpoints.decisionPath)) { request, _ in
+        router.post(RouterPath(AppToAppEndpoints.decisionPath)) { request, context in
             let body: Result<String, RequestBodyError>
             do throws(RequestBodyError) {
                 body = .success(try await self.bodies.text(request))
@@ -25,7 +25,7 @@ extension OpenIDRoutes {
             }
             let input = AppToAppDecisionRequest(authorization: request.headers[.authorization], body: body)
             do throws(BearerRefusal) {
-                return OAuthHTTPResponse.json(Array(try await self.appToApp.decide(input).json.utf8))
+                return OAuthHTTPResponse.json(Array(try await self.appToApp.decide(input, logger: context.logger).json.utf8))
             } catch {
                 return self.challenge.response(error)
             }
@@ -43,8 +43,16 @@ extension OpenIDRoutes {
                 return self.resumePage(error, request, context)
             }
         }
-        router.get(RouterPath(AppToAppEndpoints.landingPath)) { request, _ in
-            self.guarded.pages.notice(Self.language(of: request), heading: \.parkedTitle, message: \.appToAppLanding)
+        router.get(RouterPath(AppToAppEndpoints.landingPath)) { request, context in
+            let reference = Self.query(of: request)["reference"]
+            do throws(AppToAppResumeRefusal) {
+                if let signIn = try await self.appToApp.landing(reference: reference) {
+                    return AuthorizeEnvironment.redirect(to: signIn, after: .get)
+                }
+            } catch {
+                return self.resumePage(error, request, context)
+            }
+            return self.guarded.pages.notice(Self.language(of: request), heading: \.parkedTitle, message: \.appToAppLanding)
         }
     }
 

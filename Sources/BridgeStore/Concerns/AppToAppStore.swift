@@ -16,6 +16,15 @@ public protocol AppToAppStore: Sendable {
         _ reference: TokenDigest, decision: AppToAppDecision, clientIDs: [String], at now: Date
     ) async throws -> AppToAppDecisionOutcome
 
+    /// Simple Login (`requested_flow=app_to_app_v2`): the host's app approves, and the request ends here in a code
+    /// (one call). Decides the request under `reference` as `decideAppToApp` does; takes its parked request, so one
+    /// request ends in at most one code; adds the request's scopes to `userID`'s remembered consent (the user allowed
+    /// them in the app); and creates the grant and code (`issue`) for `userID`, signed in at `now`. Nothing changes
+    /// unless all of it does.
+    func approveSimpleLogin(
+        _ reference: TokenDigest, userID: String, clientIDs: [String], issue: CodeIssue, at now: Date
+    ) async throws -> SimpleLoginApproval
+
     /// The browser opens `resume_uri` (one call): checks the approved request is live, unused and parked by
     /// `browser`, marks it resumed and creates the browser session `session` for the approving user, so that the
     /// interaction continues signed in.

@@ -63,6 +63,21 @@ public enum AppToAppDecisionOutcome: Sendable, Hashable {
     case unknown
 }
 
+/// The answer of `approveSimpleLogin`.
+public enum SimpleLoginApproval: Sendable, Hashable {
+    /// This call decided the request and issued the code: the decided record, the parked request it took (its
+    /// payload and terms name where the code goes), and the grant and code created.
+    case issued(AppToAppRequestRecord, PendingAuthorizationRecord, GrantRecord, AuthorizationCodeRecord)
+    /// Another call decided it first: a reference is single use.
+    case alreadyDecided
+    /// The reference or its parked request expired (or the parked request ended another way); nothing changed.
+    case expired
+    /// The request is for a client the approving app may not approve for.
+    case notAllowed
+    /// No such reference, or no such user.
+    case unknown
+}
+
 /// The answer of `resumeAppToApp`.
 public enum AppToAppResumeOutcome: Sendable, Hashable {
     /// This call resumed the request and created the browser's session for the approving user.

@@ -61,6 +61,8 @@ def main():
                     "--wopi-src", f"http://127.0.0.1:{port}/wopi/files/demo",
                     "--app-to-app-client-id", "merchant-app", "--app-to-app-redirect-uri", "com.example.merchant:/oauth2redirect",
                     "--app-callback-uri", "com.example.merchant:/app-callback",
+                    "--app-to-app-v2-client-id", "merchant-app",
+                    "--app-to-app-v2-redirect-uri", "https://merchant.example.com/app/callback",
                     "--exchange-client-id", "files-backend", "--exchange-client-secret", "backend-demo-secret",
                     "--native-sso-client-id", "sso-app-a", "--native-sso-redirect-uri", "com.example.ssoa:/oauth2redirect",
                     "--native-sso-second-client-id", "sso-app-b",

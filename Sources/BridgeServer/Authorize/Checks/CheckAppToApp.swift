@@ -12,6 +12,7 @@ struct CheckAppToApp: AuthorizeCheck {
             }
             return
         }
+        if flow == SimpleLoginAuthorization.requestedFlow { return try checkSimpleLogin(draft) }
         guard flow == AppToAppAuthorization.requestedFlow else {
             throw .invalidRequest("requested_flow is not supported")
         }
@@ -30,5 +31,18 @@ struct CheckAppToApp: AuthorizeCheck {
             throw .invalidRequest("app_callback_uri is not registered for client '\(draft.client.id)' (exact match)")
         }
         draft.appCallbackURI = callback
+    }
+
+    /// `requested_flow=app_to_app_v2` (Vipps Simple Login): the request's own rules are `SimpleLoginAuthorization`'s
+    /// (state, S256 PKCE, an https redirect URI, no `app_callback_uri`); the client must be enabled (`appToAppV2`). Its
+    /// redirect URI is already known to be registered, so these errors go back to it (RFC 6749 §4.1.2.1).
+    private func checkSimpleLogin(_ draft: AuthorizationDraft) throws(OAuthError) {
+        // A client that is not enabled learns nothing more than of any unknown flow.
+        guard draft.client.appToAppV2 else { throw .invalidRequest("requested_flow is not supported") }
+        do {
+            _ = try SimpleLoginAuthorization(draft.request)
+        } catch {
+            throw error.oauthError
+        }
     }
 }

@@ -55,7 +55,8 @@ struct InteractionRenderer: Sendable {
             return pages.parked(
                 .init(
                     language: language, clientName: parked.client.displayName, deepLink: deepLink,
-                    action: parked.actionPrefix + "/signin", csrfToken: parked.csrfToken, formTarget: parked.formTarget))
+                    action: parked.actionPrefix + "/signin", csrfToken: parked.csrfToken, formTarget: parked.formTarget,
+                    returnsDirectly: parked.pending.isSimpleLogin))
         case .upstream(let location):
             return AuthorizeEnvironment.redirect(to: location, after: method)
         case .upstreamProblem(let problem, let name):

@@ -63,6 +63,8 @@ struct PageRenderer: Sendable {
         var action: String
         var csrfToken: String
         var formTarget: String?
+        /// Simple Login: approving in the app returns the user to the client's app, not to this page.
+        var returnsDirectly = false
     }
 
     /// The app-to-app parked request: the deep link into the host's app, and the password form as a fallback.
@@ -71,7 +73,7 @@ struct PageRenderer: Sendable {
         var values = common(text, page.language, title: text.parkedTitle)
         values["lead"] = text.parkedLead.filling("client", with: page.clientName).filling("service", with: serviceName)
         values["openApp"] = text.openApp.filling("service", with: serviceName)
-        values["hint"] = text.parkedHint.filling("client", with: page.clientName)
+        values["hint"] = (page.returnsDirectly ? text.parkedHintDirect : text.parkedHint).filling("client", with: page.clientName)
         values["deepLink"] = page.deepLink
         values["action"] = page.action
         values["csrfToken"] = page.csrfToken

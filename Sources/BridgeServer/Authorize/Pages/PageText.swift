@@ -29,6 +29,8 @@ struct PageText: Sendable {
     var parkedLead: String
     var openApp: String
     var parkedHint: String
+    /// Simple Login (`app_to_app_v2`): the host's app sends the user straight back to the client's app.
+    var parkedHintDirect: String
     var orSignInHere: String
     var resumeUsed: String
     var appToAppLanding: String
@@ -76,6 +78,7 @@ struct PageText: Sendable {
         parkedLead: "{client} wants you to sign in. Approve it in the {service} app, where you are already signed in.",
         openApp: "Open the {service} app",
         parkedHint: "After you approve in the app, you come back to {client} and sign-in finishes here.",
+        parkedHintDirect: "After you approve in the app, it takes you straight back to {client}.",
         orSignInHere: "or sign in here",
         resumeUsed: "This sign-in link was already used. Close this page and start again from the app.",
         appToAppLanding: "Open this link on a phone or tablet with the app installed, or go back and sign in with your password.",
@@ -123,6 +126,7 @@ struct PageText: Sendable {
         parkedLead: "{client} ber deg logge inn. Godkjenn i {service}-appen, der du allerede er logget inn.",
         openApp: "Åpne {service}-appen",
         parkedHint: "Når du har godkjent i appen, kommer du tilbake til {client}, og innloggingen fullføres her.",
+        parkedHintDirect: "Når du har godkjent i appen, sender den deg rett tilbake til {client}.",
         orSignInHere: "eller logg inn her",
         resumeUsed: "Denne innloggingslenken er allerede brukt. Lukk siden og start på nytt fra appen.",
         appToAppLanding: "Åpne lenken på en telefon eller et nettbrett med appen installert, eller gå tilbake og logg inn med passord.",

@@ -25,6 +25,9 @@ struct InteractionState: Sendable {
     let parked: ParkedInteraction
     /// The upstream provider this request asked to sign in with (the sign-in page's "Continue with …"), if any.
     var requestedUpstream: String? = nil
+    /// The browser asked for the sign-in page instead of the host's app (the app-to-app deep link opened in a
+    /// browser without the app: `AppToAppEndpoints.landing`).
+    var signInHere = false
     let logger: Logger
 
     var id: String { parked.id }
