@@ -237,7 +237,8 @@ let package = Package(
         // A merchant app's app_to_app sign-in with this server as the provider (samples/merchant-app/README.md).
         .executableTarget(
             name: "MerchantAppExample",
-            dependencies: ["SignInProtocol"],
+            // Crypto: the attested app signs its attestation PoP (CryptoKit's API on Apple platforms).
+            dependencies: ["SignInProtocol", .product(name: "Crypto", package: "swift-crypto")],
             path: "samples/merchant-app",
             exclude: ["README.md"]
         ),
@@ -324,7 +325,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SignInBridgeCLITests",
-            dependencies: ["SignInBridgeCLI", "PartnerAppExample", "MerchantAppExample", "SignInProtocol"]
+            dependencies: [
+                "SignInBridgeCLI", "PartnerAppExample", "MerchantAppExample", "SignInProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SignInProtocol
 import Testing
@@ -63,5 +64,27 @@ import Testing
         #expect(request.scope == "openid")
         let noSecret = #"{"access_token":"a","token_type":"Bearer","id_token":"eyJ.a.b"}"#
         #expect(try Self.runExample("native-sso", "https://files.example.com", noSecret).status == 1)
+    }
+
+    /// draft-ietf-oauth-attestation-based-client-auth-11 §5.1: the attested app's PoP, as the server will read it:
+    /// signed by the instance key, for the issuer, with a fresh jti each time.
+    @Test func theAttestedAppsPoPIsSignedByItsInstanceKeyForTheIssuer() throws {
+        let key = P256.Signing.PrivateKey()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("instance-\(UUID().uuidString).pem")
+        try key.pemRepresentation.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        func pop() throws -> ClientAttestationPoP {
+            let output = try Self.runExample("attestation-pop", "https://files.example.com", file.path)
+            #expect(output.status == 0)
+            let prefix = "OAuth-Client-Attestation-PoP: "
+            #expect(output.stdout.hasPrefix(prefix))
+            return try ClientAttestationPoP(parsing: String(output.stdout.dropFirst(prefix.count)).trimmingCharacters(in: .newlines))
+        }
+        let first = try pop()
+        #expect(first.claims.audience == ["https://files.example.com"])
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: first.signature)
+        #expect(key.publicKey.isValidSignature(signature, for: first.signingInput))
+        #expect(try pop().claims.id != first.claims.id)
+        #expect(try Self.runExample("attestation-pop", "https://files.example.com", "/nonexistent.pem").status == 1)
     }
 }

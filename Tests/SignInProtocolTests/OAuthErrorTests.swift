@@ -12,6 +12,7 @@ import Testing
         ("unsupported_token_type", 400), ("invalid_target", 400), ("interaction_required", 400),
         ("login_required", 400), ("consent_required", 400), ("invalid_request_uri", 400), ("authorization_pending", 400), ("expired_token", 400),
         ("invalid_dpop_proof", 400), ("use_dpop_nonce", 400), ("unknown_error", 400),
+        ("invalid_client_attestation", 401), ("use_fresh_attestation", 401),
     ])
     func everyCodeHasItsWireNameAndStatus(raw: String, status: Int) {
         let code = OAuthError.Code(rawValue: raw)
@@ -27,12 +28,12 @@ import Testing
     @Test func otherWithARegisteredNameEqualsTheRegisteredCase() {
         #expect(OAuthError.Code.other("invalid_grant") == .invalidGrant)
         #expect(Set([OAuthError.Code.other("invalid_grant"), .invalidGrant]).count == 1)
-        #expect(OAuthError.Code.registered.count == 22)
+        #expect(OAuthError.Code.registered.count == 24)
     }
 
     @Test func everyNamedCodeCitesAPublicSource() {
         for code in OAuthError.Code.registered {
-            #expect(code.source.hasPrefix("RFC ") || code.source.hasPrefix("OpenID Connect"), "\(code)")
+            #expect(code.source.hasPrefix("RFC ") || code.source.hasPrefix("OpenID Connect") || code.source.hasPrefix("draft-ietf-oauth-"), "\(code)")
             // The wire name is itself a valid code (RFC 6749 section 5.2 charset).
             #expect(OAuthError.Code(validating: code.rawValue) == code)
         }

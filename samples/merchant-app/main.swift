@@ -14,6 +14,12 @@
 //
 //   MerchantAppExample authorize-v2 ISSUER         the Simple Login URL for the browser tab (+ its secrets)
 //   MerchantAppExample open ANSWER_JSON            the host app: the URL the decision's answer says to open
+//
+// Attestation-based client authentication (docs/client-attestation.md):
+//
+//   MerchantAppExample attestation-pop ISSUER KEY  an attested app: the OAuth-Client-Attestation-PoP header for
+//                                                  its next request, signed with its instance key (a PEM P-256 file)
+import Crypto
 import Foundation
 import SignInProtocol
 
@@ -120,10 +126,21 @@ case ("native-sso", 3):
     } catch {
         fail("native-sso: \(error)")
     }
+case ("attestation-pop", 3):
+    // docs/client-attestation.md: a new PoP (fresh jti and iat) for every request, beside the attestation the app's
+    // backend issued for this key. On a phone the key stays in the Secure Enclave or StrongBox; here it is a file.
+    guard let pem = try? String(contentsOfFile: arguments[2], encoding: .utf8),
+        let key = try? P256.Signing.PrivateKey(pemRepresentation: pem)
+    else { fail("attestation-pop: \(arguments[2]) is not a PEM P-256 private key") }
+    let input = ClientAttestationPoP.signingInput(
+        audience: arguments[1], id: SecretState.make(), issuedAt: Int64(Date().timeIntervalSince1970))
+    guard let signature = try? key.signature(for: Array(input.utf8)) else { fail("attestation-pop: signing failed") }
+    print("\(ClientAttestationNames.proofOfPossessionHeader): "
+        + ClientAttestationPoP.compact(signingInput: input, signature: Array(signature.rawRepresentation)))
 default:
     fail(
         "usage: MerchantAppExample authorize ISSUER | authorize-v2 ISSUER | approve DEEP_LINK [deny] | open ANSWER_JSON"
-            + " | callback URL STATE | redirect URL STATE VERIFIER | native-sso ISSUER RESPONSE")
+            + " | callback URL STATE | redirect URL STATE VERIFIER | attestation-pop ISSUER KEY | native-sso ISSUER RESPONSE")
 }
 
 /// 128 random bits, base64url: for `state` and `nonce`.

@@ -72,7 +72,13 @@ struct BridgeServices: Sendable {
         authorizeEnvironment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
         upstreams = UpstreamProviders(configuration: configuration)
 
-        let clients = ClientAuthenticator(clients: configuration.clients)
+        // Checked by `config check` at load; a key file changed since then leaves no attester (attestations refused).
+        let attesters = (try? ClientAttesters(configuration: configuration.clientAttestation)) ?? ClientAttesters(attesters: [])
+        let clients = ClientAuthenticator(
+            clients: configuration.clients,
+            attestations: ClientAttestationCheck(
+                attesters: attesters, issuer: configuration.issuer, settings: configuration.clientAttestation),
+            usedProofs: store, now: now)
         let merchants = MerchantClients(configuration.clients)
         let refreshSeconds = tokens.refreshTokenLifetimeSeconds
         token = TokenEndpoint(

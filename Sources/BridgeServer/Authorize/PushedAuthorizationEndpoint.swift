@@ -24,7 +24,9 @@ struct PushedAuthorizationEndpoint: Sendable {
     }
 
     func respond(to request: OAuthFormRequest) async throws(OAuthError) -> Pushed {
-        let (client, parameters) = try checked(request)
+        let form = try OAuthForm.decode(request.body)
+        let client = try await authenticator.authenticate(request, form: form).client
+        let parameters = try checked(form, from: client)
         let secret = SecretToken()
         let now = now()
         let lifetime = configuration.authorize.pushedRequestLifetimeSeconds
@@ -39,11 +41,9 @@ struct PushedAuthorizationEndpoint: Sendable {
         return Pushed(request_uri: Self.requestURIPrefix + secret.value, expires_in: lifetime)
     }
 
-    /// The client, and the parameters as the authorization endpoint will read them once every check passed: the
-    /// errors the authorization endpoint would send to the client come back here as RFC 6749 §5.2 errors (§2.3).
-    func checked(_ request: OAuthFormRequest) throws(OAuthError) -> (BridgeConfiguration.Client, FormParameters) {
-        let form = try OAuthForm.decode(request.body)
-        let client = try authenticator.authenticate(form: form, authorization: request.authorization).client
+    /// The parameters as the authorization endpoint will read them once every check passed: the errors the
+    /// authorization endpoint would send to the client come back here as RFC 6749 §5.2 errors (§2.3).
+    func checked(_ form: FormParameters, from client: BridgeConfiguration.Client) throws(OAuthError) -> FormParameters {
         // RFC 9126 §2.1: "The request_uri authorization request parameter is one exception, and it MUST NOT be provided."
         guard form["request_uri"] == nil else {
             throw .invalidRequest("request_uri must not be pushed")
@@ -56,7 +56,7 @@ struct PushedAuthorizationEndpoint: Sendable {
         if parameters["client_id"] == nil { parameters.append("client_id", client.id) }
         switch pipeline.evaluate(parameters) {
         case .showError(let error), .redirectError(_, let error): throw error
-        case .accepted: return (client, parameters)
+        case .accepted: return parameters
         }
     }
 

@@ -24,6 +24,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public var upstreams: [Upstream]
     public var broker: Broker
     public var dpop: DPoP
+    /// The attesters whose Client Attestation JWTs authenticate clients (`attest_jwt_client_auth`).
+    public var clientAttestation: ClientAttestation
     /// Apps receiving sign-in at https redirects on this host (`PartnerApp`); nil or empty: no association files.
     public var partnerApps: [PartnerApp]?
 
@@ -250,6 +252,16 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var idTokenSignedResponseAlg: IDTokenAlgorithm
         /// Token requests without a DPoP proof are refused (RFC 9449 §5), so every token the client gets is bound.
         public var requireDPoP: Bool
+        /// Attestation-based client authentication for this client; nil: allowed, not required.
+        public var attestation: Attestation?
+
+        /// A client with `required` must authenticate with `attest_jwt_client_auth` and needs no secret.
+        public struct Attestation: Sendable, Codable, Hashable {
+            public var required: Bool
+        }
+
+        /// True when the client may authenticate only with an attestation.
+        public var requiresAttestation: Bool { attestation?.required ?? false }
 
         /// Not a schema default: it follows from another key.
         public var displayName: String { name ?? id }
@@ -305,6 +317,23 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public struct DPoP: Sendable, Codable, Hashable {
         /// Every proof must carry a nonce from `DPoP-Nonce` (§8, §9); off: freshness is the `iat` window alone.
         public var requireNonce: Bool
+    }
+
+    /// Attestation-based client authentication (draft-ietf-oauth-attestation-based-client-auth-11).
+    public struct ClientAttestation: Sendable, Codable, Hashable {
+        public var attesters: [Attester]
+        public var clockSkewSeconds: Int
+        /// An attestation issued (`iat`) longer ago than this is refused with `use_fresh_attestation` (§7.1).
+        public var maxAttestationAgeSeconds: Int
+        /// The PoP's `iat` window either way, and how long its `jti` is remembered (§7.2, §11.1).
+        public var proofLifetimeSeconds: Int
+
+        /// A trusted Client Attester: its name and its public keys, inline or in a file.
+        public struct Attester: Sendable, Codable, Hashable {
+            public var issuer: String
+            public var jwks: [[String: String]]?
+            public var keyFile: String?
+        }
     }
 
     /// The session broker for native apps (`/auth/{provider}/login`, `/auth/{provider}/session`).

@@ -50,6 +50,7 @@ struct ConfigurationChecks {
             checkURL(prefix, at: "wopi.wopiSrcPrefixes[\(index)]", allowPath: true)
         }
         checkClients(config.clients)
+        checkClientAttestation(config)
         if config.signingKeys.publishBeforeSigningSeconds < BridgeRoutes.cacheMaxAgeSeconds {
             warning(
                 "signingKeys.publishBeforeSigningSeconds",
@@ -103,8 +104,10 @@ struct ConfigurationChecks {
                 if client.grants.contains(.clientCredentials) {
                     error("\(path).grants", "client_credentials needs a confidential client (RFC 6749 §4.4)")
                 }
-            } else if client.allSecrets.isEmpty {
-                error("\(path).secretHash", "is required for a confidential client (or secrets, or set public: true)")
+            } else if client.allSecrets.isEmpty && !client.requiresAttestation {
+                error(
+                    "\(path).secretHash",
+                    "is required for a confidential client (or secrets, or attestation.required, or set public: true)")
             }
             checkSecrets(client, at: path)
             if client.grants.contains(.refreshToken) && !client.grants.contains(.authorizationCode) {
@@ -126,6 +129,20 @@ struct ConfigurationChecks {
                     uri, at: "\(path).redirectUris[\(uriIndex)]", publicClient: client.public, profile: client.profile)
             }
             checkAppToApp(client, at: path, clients: clients)
+        }
+    }
+
+    /// Every attester's keys can be read and verified with; a client that requires attestation has an attester to
+    /// be attested by (draft-ietf-oauth-attestation-based-client-auth-11 §9.8 leaves trust to configuration).
+    private mutating func checkClientAttestation(_ config: BridgeConfiguration) {
+        do throws(ClientAttesters.Problem) {
+            _ = try ClientAttesters(configuration: config.clientAttestation)
+        } catch {
+            self.error(error.keyPath, error.message)
+        }
+        guard config.clientAttestation.attesters.isEmpty else { return }
+        for (index, client) in config.clients.enumerated() where client.requiresAttestation {
+            error("clients[\(index)].attestation.required", "needs clientAttestation.attesters: no attestation could pass")
         }
     }
 

@@ -5,6 +5,8 @@ import SignInProtocol
 /// The public key a DPoP proof carries in its `jwk` header, checked and ready to verify the proof's signature
 /// (RFC 9449 §4.3 steps 5–7). Verified with swift-crypto directly, as `CompactJWSSigner` signs: the key is new with
 /// every proof, so jwt-kit's key collection (which wants a `kid` and an actor hop per key) buys nothing here.
+/// Client attestations and their PoPs are verified with it too (`ClientAttestationCheck`): the same JWKs, the same
+/// algorithms.
 struct DPoPProofKey: Sendable {
     /// The algorithms a proof may use: asymmetric only (§4.3 step 5), what `dpop_signing_alg_values_supported`
     /// advertises (RFC 9449 §5.1), in the server's order of preference.
@@ -69,6 +71,13 @@ struct DPoPProofKey: Sendable {
             throw error
         } catch {
             throw .invalid(member: "jwk", reason: "is not a valid public key for '\(algorithm)'")
+        }
+    }
+
+    /// The algorithms `jwk` can verify: those whose key type and curve it has, narrowed to its `alg` when it names one.
+    static func algorithms(for jwk: [String: JSONValue]) -> [String] {
+        algorithms.filter { algorithm in
+            (jwk["alg"] == nil || jwk["alg"] == .string(algorithm)) && (try? DPoPProofKey(jwk, algorithm: algorithm)) != nil
         }
     }
 

@@ -15,7 +15,7 @@ struct RevocationEndpoint: Sendable {
 
     func respond(to request: OAuthFormRequest) async throws(OAuthError) {
         let form = try OAuthForm.decode(request.body)
-        let client = try authenticator.authenticate(form: form, authorization: request.authorization)
+        let client = try await authenticator.authenticate(request, form: form)
         let token = try OAuthForm.singleToken(in: form)
         let time = now()
         switch PresentedToken(token) {

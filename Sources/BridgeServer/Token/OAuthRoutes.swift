@@ -112,7 +112,10 @@ struct OAuthRoutes: Sendable {
         }
         return OAuthFormRequest(
             body: body, authorization: request.headers[.authorization],
-            sessionContext: request.headers[.wopiSessionContext], dpop: DPoPPresentation(request, configuration: configuration))
+            sessionContext: request.headers[.wopiSessionContext], dpop: DPoPPresentation(request, configuration: configuration),
+            attestation: ClientAttestationPresentation(
+                attestations: request.headers[values: .oauthClientAttestation],
+                proofs: request.headers[values: .oauthClientAttestationPoP]))
     }
 }
 
@@ -147,7 +150,8 @@ enum OAuthHTTPResponse {
             // RFC 6750 §3: a refused bearer token (the exchange endpoint's) is answered with a Bearer challenge.
             response.headers[.wwwAuthenticate] = #"Bearer realm="\#(realm)", error="invalid_token""#
         }
-        if error.code == .invalidClient {
+        if [.invalidClient, .invalidClientAttestation, .useFreshAttestation].contains(error.code) {
+            // RFC 9110 §15.5.2: a 401 carries a challenge; the attestation draft defines no scheme of its own.
             response.headers[.wwwAuthenticate] = #"Basic realm="\#(realm)", charset="UTF-8""#
         }
         if error.code == .temporarilyUnavailable { response.headers[.retryAfter] = StoreOutage.retryAfterSeconds }

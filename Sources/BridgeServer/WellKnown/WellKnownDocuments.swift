@@ -39,6 +39,10 @@ struct AuthorizationServerMetadata: Encodable {
     var dpop_signing_alg_values_supported = DPoPProofKey.algorithms
     /// OpenID Connect Native SSO for Mobile Apps 1.0 draft 07 §5; absent when no client has an `ssoGroup`.
     var native_sso_supported: Bool?
+    /// draft-ietf-oauth-attestation-based-client-auth-11 §8, only when an attester is configured: what the
+    /// attestation and its PoP may be signed with (`DPoPProofKey` verifies both).
+    var client_attestation_signing_alg_values_supported: [String]?
+    var client_attestation_pop_signing_alg_values_supported: [String]?
 
     init(configuration: BridgeConfiguration) {
         issuer = configuration.issuer
@@ -49,7 +53,12 @@ struct AuthorizationServerMetadata: Encodable {
         token_endpoint = configuration.issuerURL(path: TokenEndpointPaths.canonical)
         grant_types_supported = GrantRegistry.grantTypes
         code_challenge_methods_supported = configuration.authorize.allowPlainPKCE ? ["S256", "plain"] : ["S256"]
-        let authMethods = ["client_secret_basic", "client_secret_post", "none"]
+        var authMethods = ["client_secret_basic", "client_secret_post", "none"]
+        if !configuration.clientAttestation.attesters.isEmpty {
+            authMethods.append(ClientAttestationNames.authenticationMethod)
+            client_attestation_signing_alg_values_supported = DPoPProofKey.algorithms
+            client_attestation_pop_signing_alg_values_supported = DPoPProofKey.algorithms
+        }
         token_endpoint_auth_methods_supported = authMethods
         revocation_endpoint = configuration.issuerURL(path: OAuthRoutes.revocationPath)
         revocation_endpoint_auth_methods_supported = authMethods

@@ -19,6 +19,13 @@ public struct DPoPProofUse: Sendable, Hashable {
         digest = TokenDigest(of: keyThumbprint + " " + proofID)
         self.expiresAt = expiresAt
     }
+
+    /// One use of a Client Attestation PoP (draft-ietf-oauth-attestation-based-client-auth-11 §11.1): the same
+    /// single-use record, under a digest no DPoP proof of the same key and `jti` can have.
+    public init(clientAttestationKey keyThumbprint: String, proofID: String, expiresAt: Date) {
+        digest = TokenDigest(of: "client-attestation-pop " + keyThumbprint + " " + proofID)
+        self.expiresAt = expiresAt
+    }
 }
 
 public enum DPoPProofUseOutcome: Sendable, Hashable {

@@ -21,6 +21,15 @@ public enum DPoPProofError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    init(_ problem: JWTProblem) {
+        switch problem {
+        case .notCompactJWS: self = .notCompactJWS
+        case .malformed(let part): self = .malformed(part: part)
+        case .missing(let member): self = .missing(member: member)
+        case .invalid(let member, let reason): self = .invalid(member: member, reason: reason)
+        }
+    }
+
     /// The OAuth error for the token endpoint and resources (RFC 9449 §5, §7.1).
     public var oauthError: OAuthError { OAuthError(.invalidDPoPProof, description: description) }
 }

@@ -94,6 +94,9 @@ extension OAuthError {
         // RFC 9449 §5 (token endpoint) and §7.1, §8, §9 (resources, nonces)
         case invalidDPoPProof
         case useDPoPNonce
+        // draft-ietf-oauth-attestation-based-client-auth-11 §7.4 (client authentication errors, answered 401).
+        case invalidClientAttestation
+        case useFreshAttestation
         /// Any other code, kept as sent.
         case other(String)
 
@@ -103,6 +106,7 @@ extension OAuthError {
             .serverError, .temporarilyUnavailable, .invalidClient, .invalidGrant, .unsupportedGrantType,
             .invalidToken, .insufficientScope, .unsupportedTokenType, .invalidTarget, .interactionRequired,
             .loginRequired, .consentRequired, .invalidRequestURI, .authorizationPending, .expiredToken, .invalidDPoPProof, .useDPoPNonce,
+            .invalidClientAttestation, .useFreshAttestation,
         ]
 
         /// Maps a wire string to its case; unknown strings become `.other`.
@@ -147,6 +151,8 @@ extension OAuthError {
             case .expiredToken: "expired_token"
             case .invalidDPoPProof: "invalid_dpop_proof"
             case .useDPoPNonce: "use_dpop_nonce"
+            case .invalidClientAttestation: "invalid_client_attestation"
+            case .useFreshAttestation: "use_fresh_attestation"
             case .other(let raw): raw
             }
         }
@@ -168,6 +174,7 @@ extension OAuthError {
             case .authorizationPending, .expiredToken: "RFC 8628 section 3.5"
             case .invalidDPoPProof: "RFC 9449 section 5"
             case .useDPoPNonce: "RFC 9449 section 8"
+            case .invalidClientAttestation, .useFreshAttestation: "draft-ietf-oauth-attestation-based-client-auth-11 section 7.4"
             case .other: "not defined by this package"
             }
         }
@@ -177,7 +184,7 @@ extension OAuthError {
         /// own codes the status that says the same thing (403 denied, 500 server error, 503 unavailable).
         public var httpStatus: Int {
             switch self {
-            case .invalidClient, .invalidToken: 401
+            case .invalidClient, .invalidToken, .invalidClientAttestation, .useFreshAttestation: 401
             case .accessDenied, .insufficientScope: 403
             case .serverError: 500
             case .temporarilyUnavailable: 503

@@ -6,6 +6,7 @@ Usage: serve_test.py --binary PATH/signin-bridge   (needs .build/venv-test: scri
 Prints "conform-serve: N passed, M failed".
 """
 import argparse
+import base64
 import json
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "flows"))
 from bridge import DEMO_PASSWORD, DEMO_USER, OFFICE, REDIRECT, Server, free_port, write_config  # noqa: E402
 
+from cryptography.hazmat.primitives import serialization  # noqa: E402
 from junitparser import Failure, JUnitXml, Skipped  # noqa: E402
 
 # Checks our own server fails today for known defects being fixed on main; the suite is right to fail them. Remove an
@@ -35,6 +37,18 @@ class ReportScan(HTMLParser):
                 self.external.append(value)
 
 
+ATTESTER_KEY = Path(__file__).resolve().parent / "attester-demo-key.pem"
+
+
+def attester_config():
+    """The conformance suite's demo attester as one the server trusts (docs/client-attestation.md)."""
+    key = serialization.load_pem_private_key(ATTESTER_KEY.read_bytes(), password=None)
+    numbers = key.public_key().public_numbers()
+    x, y = (base64.urlsafe_b64encode(n.to_bytes(32, "big")).rstrip(b"=").decode() for n in (numbers.x, numbers.y))
+    return ("\nclientAttestation:\n  attesters:\n    - issuer: conformance-demo-attester\n"
+            f"      jwks: [{{kty: EC, crv: P-256, x: \"{x}\", y: \"{y}\"}}]\n")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -52,7 +66,8 @@ def main():
     with tempfile.TemporaryDirectory() as directory:
         tmp = Path(directory)
         port = free_port()
-        server = Server(binary, write_config(tmp, port), port, tmp / "serve.log").start()
+        config = write_config(tmp, port, extra=attester_config())
+        server = Server(binary, config, port, tmp / "serve.log").start()
         try:
             base = [binary, "conform", f"http://127.0.0.1:{port}/wopibootstrapper", "--insecure-http-loopback",
                     "--client-id", OFFICE[0], "--client-secret", OFFICE[1], "--redirect-uri", REDIRECT,
@@ -67,7 +82,9 @@ def main():
                     "--native-sso-client-id", "sso-app-a", "--native-sso-redirect-uri", "com.example.ssoa:/oauth2redirect",
                     "--native-sso-second-client-id", "sso-app-b",
                     # The sample's partnerApps section claims this path; the server publishes the association files.
-                    "--app-link", f"http://127.0.0.1:{port}/oauth2/app-callback"]
+                    "--app-link", f"http://127.0.0.1:{port}/oauth2/app-callback",
+                    # The attester the config above trusts: the attestation group plays it for the merchant app.
+                    "--attester-key", str(ATTESTER_KEY), "--attested-client-id", "merchant-app"]
             text = subprocess.run(base + ["--report", str(tmp / "report.html")], capture_output=True, text=True,
                                   timeout=300)
             lines = text.stdout.strip().splitlines()
