@@ -8,5 +8,6 @@ public enum ExpiringTables {
         ("session_exchange_codes", "expires_at"), ("upstream_logins", "expires_at"), ("broker_sessions", "expires_at"),
         ("sign_in_failures", "failed_at"), ("refresh_tokens", "expires_at"), ("dpop_proofs", "expires_at"),
         ("pushed_authorization_requests", "expires_at"), ("auth_sessions", "expires_at"),
+        ("device_sessions", "expires_at"),
     ]
 }

@@ -22,7 +22,7 @@ import Foundation
 /// The contract is pinned down by `BridgeStoreTesting.StoreContract`, which every implementation runs unchanged.
 public protocol Store: UserStore, BrowserSessionStore, AuthorizationStore, GrantStore, CodeStore, TokenStore,
     ThrottleStore, AppToAppStore, ExchangeStore, UpstreamStore, DPoPProofStore, PushedAuthorizationStore,
-    AuthSessionStore, StoreChanges, Sendable
+    AuthSessionStore, DeviceSSOStore, StoreChanges, Sendable
 {
     /// Answers when the database can be read; throws otherwise (used by `/auth/health`).
     func checkHealth() async throws

@@ -262,7 +262,27 @@ enum PostgresSchema {
             "DROP INDEX access_tokens_by_grant",
             "DROP INDEX refresh_tokens_by_grant",
         ],
-        // 10: the authorization challenge endpoint's auth sessions (`AuthSessionStore`,
+        // Device sessions of OpenID Connect Native SSO for Mobile Apps 1.0 draft 07 (`DeviceSSOStore`), found by the
+        // device secret's digest, by `sid` (logout) and by user (a password change or logout ends them all).
+        [
+            """
+            CREATE TABLE device_sessions (
+                digest text PRIMARY KEY,
+                sid text NOT NULL UNIQUE,
+                user_id text NOT NULL,
+                client_id text NOT NULL,
+                sso_group text NOT NULL,
+                scope text NOT NULL,
+                auth_time bigint,
+                created_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                ended_at bigint
+            )
+            """,
+            "CREATE INDEX device_sessions_by_user ON device_sessions (user_id)",
+            "CREATE INDEX device_sessions_by_expiry ON device_sessions (expires_at)",
+        ],
+        // 11: the authorization challenge endpoint's auth sessions (`AuthSessionStore`,
         // draft-ietf-oauth-first-party-apps-04 §5.3.1): by the digest of the value, deleted when taken.
         [
             """

@@ -78,9 +78,14 @@ extension PostgresStore {
                 UPDATE grants SET revoked_at = \(now)
                 WHERE user_id IN (SELECT id FROM saved) AND revoked_at IS NULL RETURNING id
             ),
+            devices AS (
+                UPDATE device_sessions SET ended_at = \(now)
+                WHERE user_id IN (SELECT id FROM saved) AND ended_at IS NULL AND expires_at > \(now) RETURNING digest
+            ),
             notified AS (SELECT \(unescaped: notifyChange) FROM saved)
             SELECT (SELECT count(*) FROM saved) AS found, (SELECT count(*) FROM ended) AS sessions,
-                (SELECT count(*) FROM revoked) AS grants, (SELECT count(*) FROM notified) AS notified
+                (SELECT count(*) FROM revoked) AS grants, (SELECT count(*) FROM notified) AS notified,
+                (SELECT count(*) FROM devices) AS devices
             """
         ).first
         guard let row, try row.int("found") == 1 else { return nil }
@@ -225,8 +230,12 @@ extension PostgresStore {
             WITH ended AS (
                 UPDATE sessions SET ended_at = \(now)
                 WHERE user_id = \(userID) AND ended_at IS NULL AND expires_at > \(now) RETURNING digest
+            ),
+            devices AS (
+                UPDATE device_sessions SET ended_at = \(now)
+                WHERE user_id = \(userID) AND ended_at IS NULL AND expires_at > \(now) RETURNING digest
             )
-            SELECT count(*) AS changed FROM ended
+            SELECT count(*) AS changed, (SELECT count(*) FROM devices) AS devices FROM ended
             """
         ).first
         return try row?.int("changed") ?? 0

@@ -284,7 +284,27 @@ enum SQLiteSchema {
             "ALTER TABLE pending_authorizations ADD COLUMN dpop_jkt TEXT",
             "ALTER TABLE authorization_codes ADD COLUMN dpop_jkt TEXT",
         ],
-        // 13: the authorization challenge endpoint's auth sessions (`AuthSessionStore`,
+        // Device sessions of OpenID Connect Native SSO for Mobile Apps 1.0 draft 07 (`DeviceSSOStore`), found by the
+        // device secret's digest, by `sid` (logout) and by user (a password change or logout ends them all).
+        [
+            """
+            CREATE TABLE device_sessions (
+                digest TEXT PRIMARY KEY NOT NULL,
+                sid TEXT NOT NULL UNIQUE,
+                user_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                sso_group TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                auth_time INTEGER,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                ended_at INTEGER
+            )
+            """,
+            "CREATE INDEX device_sessions_by_user ON device_sessions (user_id)",
+            "CREATE INDEX device_sessions_by_expiry ON device_sessions (expires_at)",
+        ],
+        // 14: the authorization challenge endpoint's auth sessions (`AuthSessionStore`,
         // draft-ietf-oauth-first-party-apps-04 §5.3.1): by the digest of the value, deleted when taken.
         [
             """

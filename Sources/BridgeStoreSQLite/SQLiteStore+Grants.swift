@@ -162,12 +162,14 @@ extension SQLiteStore {
         try await transaction("session end") { tx in try Self.endSessions(userID: userID, at: now, in: tx) }
     }
 
-    /// Returns how many sessions were active.
+    /// Returns how many browser sessions were active; the user's Native SSO device sessions end too.
     static func endSessions(userID: String, at now: Date, in tx: Transaction) throws -> Int {
         try tx.query(
             "UPDATE sessions SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL AND expires_at > ?",
             [.millis(now), .text(userID), .millis(now)])
-        return tx.changes()
+        let ended = tx.changes()
+        try endDeviceSessions(userID: userID, at: now, in: tx)
+        return ended
     }
 
     public func purgeExpired(before cutoff: Date, limit: Int) async throws -> Int {

@@ -45,8 +45,7 @@ public enum StoreContract {
             + AuthorizationStepContract.all + TokenStepContract.all + BootstrapStepContract.all + AppToAppContract.all
             + ExchangeCodeContract.all + UpstreamContract.all + BrokerSessionStepContract.all + NewGrantStepContract.all
             + PasswordChangeContract.all + DPoPProofContract.all + PushedAuthorizationContract.all
-            + AuthSessionContract.all
-            + SimpleLoginContract.all
+            + AuthSessionContract.all + SimpleLoginContract.all + DeviceSSOContract.all
     }
 }
 

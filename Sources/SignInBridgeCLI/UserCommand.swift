@@ -3,14 +3,14 @@ import BridgeServer
 import BridgeStore
 import Foundation
 
-/// `signin-bridge user add|passwd|remove`: local accounts of the embedded default, in the server's store.
+/// `signin-bridge user add|passwd|end-sessions|remove`: local accounts of the embedded default, in the server's store.
 /// Passwords are read from stdin (`--password-stdin`) or typed at a prompt without echo, never taken as an option
 /// value, so they stay out of shell history and `ps`.
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Add, change the password of, or remove a local user.",
-        subcommands: [Add.self, Passwd.self, Remove.self])
+        abstract: "Add, change the password of, sign out, or remove a local user.",
+        subcommands: [Add.self, Passwd.self, EndSessions.self, Remove.self])
 
     struct Target: ParsableArguments {
         @Option(help: "The YAML configuration file of the server (its store is changed).")
@@ -76,6 +76,22 @@ struct UserCommand: AsyncParsableCommand {
                 }
                 printToStandardError(
                     "password changed for \(target.id); ended \(result.endedSessions) session(s), revoked \(result.revokedGrants) grant(s)")
+            }
+        }
+    }
+
+    struct EndSessions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "end-sessions",
+            abstract: "Sign a user out everywhere: end their browser sessions and Native SSO device sessions.")
+
+        @OptionGroup var target: Target
+
+        func run() async throws {
+            let loaded = try loadConfigurationOrExit(target.config).configuration
+            try await withStore(loaded) { app in
+                let ended = try await app.store.endSessions(userID: target.id, at: Date())
+                printToStandardError("ended \(ended) browser session(s) of \(target.id) and every device session")
             }
         }
     }

@@ -19,7 +19,7 @@ struct ConfigurationTests {
     @Test func sampleConfigurationLoadsWithOnlyTheExpectedWarnings() throws {
         let loaded = try ConfigurationLoader(environment: [:]).load(
             file: Self.root.appendingPathComponent("samples/bridge.yaml").path)
-        #expect(loaded.configuration.clients.map(\.id) == ["office", "partner-app", "merchant-app", "files-backend"])
+        #expect(loaded.configuration.clients.map(\.id) == ["office", "partner-app", "merchant-app", "sso-app-a", "sso-app-b", "files-backend"])
         #expect(loaded.configuration.users.first?.signInName == "demo@example.com")
         #expect(loaded.configuration.authorizationURI == "http://127.0.0.1:8080/oauth2/authorize")
         // Office registers https://localhost, which RFC 8252 §8.3 does not recommend; `profile: office` allows it.
@@ -70,6 +70,9 @@ struct ConfigurationTests {
         ("  ecosystemUrlTemplate: https://contoso.com/wopi/ecosystem?access_token={access_token}", "  ecosystemUrlTemplate: https://contoso.com/wopi/ecosystem", "wopi.ecosystemUrlTemplate", "does not match"),
         ("    grants: [authorization_code, refresh_token]", "    grants: [authorization_code, 'urn:ietf:params:oauth:grant-type:token-exchange']", "clients[0].merchant", "is required for the token-exchange grant"),
         ("users:", "exchange: {codeLifetimeSeconds: 1}\nusers:", "exchange.codeLifetimeSeconds", "at least 5"),
+        // OpenID Connect Native SSO draft 07 §3.1: device_sso only for a client of an SSO group.
+        ("    grants: [authorization_code, refresh_token]", "    grants: [authorization_code, refresh_token]\n    scopes: [openid, device_sso]", "clients[0].scopes", "needs the client's ssoGroup"),
+        ("users:", "tokens: {deviceSecretLifetimeSeconds: 10}\nusers:", "tokens.deviceSecretLifetimeSeconds", "at least 300"),
     ])
     func errorsNameTheirKeyPath(replace: String, with replacement: String, keyPath: String, message: String) {
         let yaml = Self.base.replacingOccurrences(of: replace, with: replacement)

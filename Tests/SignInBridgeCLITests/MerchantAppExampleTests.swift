@@ -53,6 +53,19 @@ import Testing
         #expect(try Self.runExample("redirect", "com.example.merchant:/oauth2redirect?state=s2&code=c1", "s1", "v").status == 1)
     }
 
+    /// OpenID Connect Native SSO draft 07 §4.2: the second app's exchange, built from the first app's response.
+    @Test func aSecondAppExchangesTheFirstAppsIDTokenAndDeviceSecret() throws {
+        let first = #"{"access_token":"a","token_type":"Bearer","id_token":"eyJ.a.b","device_secret":"secret-1"}"#
+        let output = try Self.runExample("native-sso", "https://files.example.com", first)
+        #expect(output.status == 0)
+        let request = try TokenRequest.decode(form: output.stdout.trimmingCharacters(in: .newlines))
+        #expect(request.grant == .tokenExchange(.nativeSSO(idToken: "eyJ.a.b", deviceSecret: "secret-1", audience: "https://files.example.com")))
+        #expect(request.client?.clientID == "sso-app-b")
+        #expect(request.scope == "openid")
+        let noSecret = #"{"access_token":"a","token_type":"Bearer","id_token":"eyJ.a.b"}"#
+        #expect(try Self.runExample("native-sso", "https://files.example.com", noSecret).status == 1)
+    }
+
     /// draft-ietf-oauth-attestation-based-client-auth-11 §5.1: the attested app's PoP, as the server will read it:
     /// signed by the instance key, for the issuer, with a fresh jti each time.
     @Test func theAttestedAppsPoPIsSignedByItsInstanceKeyForTheIssuer() throws {

@@ -6,6 +6,8 @@
 //   MerchantAppExample approve DEEP_LINK [deny]    the host app: the form body it posts to the approval API
 //   MerchantAppExample callback URL STATE          the merchant: what to do with app_callback_uri?…
 //   MerchantAppExample redirect URL STATE VERIFIER the merchant: the token request for redirect_uri?code=…
+//   MerchantAppExample native-sso ISSUER RESPONSE  a second app of the vendor (OpenID Connect Native SSO draft 07):
+//                                                  the token exchange for the first app's token response (JSON)
 //
 // Simple Login (requested_flow=app_to_app_v2): the consent is given in the host's app, which opens the merchant's
 // https redirect_uri with the code itself (no app_callback_uri, no resume_uri; PKCE binds the code to this app).
@@ -26,6 +28,8 @@ let redirectURI = "com.example.merchant:/oauth2redirect"
 let appCallbackURI = "com.example.merchant:/app-callback"
 /// Simple Login returns through a universal link / App Link: an https URL only this app is verified for.
 let simpleLoginRedirectURI = "https://merchant.example.com/app/callback"
+/// A second app of one vendor, in the same `ssoGroup` as the first (`sso-app-b` in samples/bridge.yaml).
+let ssoSiblingID = "sso-app-b"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -107,6 +111,21 @@ case ("redirect", 4):
     } catch {
         fail("redirect: \(error)")
     }
+case ("native-sso", 3):
+    // The first app keeps its ID token and device secret where the vendor's other apps can read them (the keychain
+    // access group); the second app trades them for its own tokens without a browser (§4.2).
+    do {
+        let first = try TokenResponse.decode(json: arguments[2])
+        guard case .string(let idToken)? = first.additionalFields["id_token"], let deviceSecret = first.deviceSecret else {
+            fail("native-sso: the response has no id_token and device_secret; ask for scope openid device_sso")
+        }
+        let request = TokenRequest(
+            grant: .tokenExchange(.nativeSSO(idToken: idToken, deviceSecret: deviceSecret, audience: arguments[1])),
+            scope: "openid", client: ClientAuthentication(clientID: ssoSiblingID))
+        print(request.formBody)
+    } catch {
+        fail("native-sso: \(error)")
+    }
 case ("attestation-pop", 3):
     // docs/client-attestation.md: a new PoP (fresh jti and iat) for every request, beside the attestation the app's
     // backend issued for this key. On a phone the key stays in the Secure Enclave or StrongBox; here it is a file.
@@ -121,7 +140,7 @@ case ("attestation-pop", 3):
 default:
     fail(
         "usage: MerchantAppExample authorize ISSUER | authorize-v2 ISSUER | approve DEEP_LINK [deny] | open ANSWER_JSON"
-            + " | callback URL STATE | redirect URL STATE VERIFIER | attestation-pop ISSUER KEY")
+            + " | callback URL STATE | redirect URL STATE VERIFIER | attestation-pop ISSUER KEY | native-sso ISSUER RESPONSE")
 }
 
 /// 128 random bits, base64url: for `state` and `nonce`.

@@ -86,7 +86,8 @@ struct BridgeServices: Sendable {
         token = TokenEndpoint(
             authenticator: clients, store: store, accessTokens: accessTokens,
             refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil,
-            refreshReuseGrace: TimeInterval(tokens.refreshReuseGraceSeconds), idTokens: idTokens,
+            refreshReuseGrace: TimeInterval(tokens.refreshReuseGraceSeconds),
+            deviceSecretLifetime: TimeInterval(tokens.deviceSecretLifetimeSeconds), idTokens: idTokens,
             verifier: accessTokenVerifier, merchants: merchants, dpop: dpop, now: now)
         revocation = RevocationEndpoint(authenticator: clients, verifier: accessTokenVerifier, store: store, now: now)
         introspection = IntrospectionEndpoint(

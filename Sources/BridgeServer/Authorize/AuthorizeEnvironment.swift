@@ -5,10 +5,11 @@ import SignInProtocol
 
 /// The store concerns the authorize endpoint and the sign-in pages use (the upstream sign-in and the broker's pages
 /// among them): pending requests and their steps, users, browser sessions and the throttle, app-to-app approvals,
-/// pushed requests, upstream logins and broker sessions, and exchange codes opened as sessions. Not the token half's
-/// (codes, grants, tokens, DPoP proofs): those belong to the token endpoint's grants.
+/// pushed requests, upstream logins and broker sessions, exchange codes opened as sessions, and the Native SSO device
+/// sessions logout ends. Not the token half's (codes, grants, tokens, DPoP proofs): those belong to the token
+/// endpoint's grants.
 typealias SignInPagesStore = AuthorizationStore & UserStore & BrowserSessionStore & ThrottleStore & AppToAppStore
-    & PushedAuthorizationStore & ExchangeStore & UpstreamStore
+    & PushedAuthorizationStore & ExchangeStore & UpstreamStore & DeviceSSOStore
 
 /// What the authorize endpoint and the sign-in pages share: built once per application.
 struct AuthorizeEnvironment: Sendable {

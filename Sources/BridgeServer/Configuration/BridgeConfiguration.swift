@@ -99,6 +99,9 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         /// A rotated refresh token presented again within this time is rotated again rather than treated as a replay
         /// (`Store.rotateRefreshToken`), for clients that refresh from several threads at once. 0: strict.
         public var refreshReuseGraceSeconds: Int
+        /// Lifetime of a Native SSO device secret (OpenID Connect Native SSO for Mobile Apps 1.0 draft 07 §3.2); never
+        /// rotated, ended earlier by logout, revocation or a password change.
+        public var deviceSecretLifetimeSeconds: Int
         /// How long introspection may reuse an access token's status once read from the store (`RecentAnswers`).
         /// Changes made through this server take effect at once; changes made by another process on the same
         /// database take effect within this time. 0 reads the store on every request. The bootstrapper does not
@@ -217,6 +220,9 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var tokenEndpointOverride: String?
         /// The merchant (tenant): exchange codes and token exchange only move a user between clients of one merchant.
         public var merchant: String?
+        /// Native SSO (draft 07): the apps of one vendor that share a sign-in on a device; only a client with a group
+        /// may ask for `device_sso` or exchange a device secret, and only a secret of its own group.
+        public var ssoGroup: String?
         /// Send a session context (`sc`) in the final redirect, echoed by Office in `X-WOPI-SessionContext`.
         public var sessionContext: Bool
         /// Shown on the consent page ("Contoso Files wants to …"); defaults to the id.

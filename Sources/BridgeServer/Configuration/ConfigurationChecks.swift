@@ -113,9 +113,13 @@ struct ConfigurationChecks {
             if client.grants.contains(.refreshToken) && !client.grants.contains(.authorizationCode) {
                 error("\(path).grants", "refresh_token is only issued with authorization_code")
             }
-            if client.grants.contains(.tokenExchange) && client.merchant == nil {
-                // Token exchange only moves a user between clients of one merchant: without one it could never work.
-                error("\(path).merchant", "is required for the token-exchange grant (RFC 8693)")
+            if client.grants.contains(.tokenExchange) && client.merchant == nil && client.ssoGroup == nil {
+                // Token exchange only moves a user between clients of one merchant or SSO group: without one it could
+                // never work.
+                error("\(path).merchant", "(or ssoGroup) is required for the token-exchange grant (RFC 8693)")
+            }
+            if client.scopes.contains(NativeSSO.scope) && client.ssoGroup == nil {
+                error("\(path).scopes", "device_sso needs the client's ssoGroup (OpenID Connect Native SSO draft 07 §3.1)")
             }
             if let override = client.tokenEndpointOverride {
                 checkURL(override, at: "\(path).tokenEndpointOverride", allowPath: true)

@@ -6,7 +6,7 @@ import SignInProtocol
 /// `id_token_hint` must be one of our ID tokens; `post_logout_redirect_uri` must be registered exactly for the
 /// client the hint (or `client_id`) names, else nothing happens and a page says so. On success the browser's
 /// session cookie is cleared and the user's sessions end, then the browser goes to the registered URI with
-/// `state`, or sees a "signed out" page.
+/// `state`, or sees a "signed out" page. A hint with a Native SSO `sid` ends that device session too.
 struct EndSessionEndpoint: Sendable {
     static let path = "/oauth2/logout"
 
@@ -23,10 +23,16 @@ struct EndSessionEndpoint: Sendable {
     /// cookie and draws the redirect or the page (`OpenIDRoutes+Sessions`).
     func respond(_ input: Input) async throws -> Decision {
         let decision = await decide(input.parameters)
-        if case .logOut = decision, let secret = input.sessionSecret,
+        guard case .logOut = decision else { return decision }
+        if let secret = input.sessionSecret,
             let session = try await environment.store.activeSession(TokenDigest(of: secret), at: environment.now())
         {
             try await environment.store.endSessions(userID: session.userID, at: environment.now())
+        }
+        // Native SSO draft 07: an app logging out with an ID token of a device session ends that session, so its
+        // device secret can no longer sign another app in.
+        if let hint = input.parameters["id_token_hint"].nonEmpty, let sid = await idTokens.verifiedHint(hint)?.sid {
+            try await environment.store.endDeviceSession(sid: sid, at: environment.now())
         }
         return decision
     }

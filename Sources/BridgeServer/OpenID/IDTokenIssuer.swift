@@ -17,6 +17,10 @@ struct IDTokenClaims: JWTPayload, Hashable {
     var auth_time: Int64?
     var nonce: String?
     var at_hash: String?
+    /// Native SSO (OpenID Connect Native SSO for Mobile Apps 1.0 draft 07 §3.4.1): the device session and the hash
+    /// of its device secret.
+    var sid: String?
+    var ds_hash: String?
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
@@ -58,14 +62,15 @@ struct IDTokenIssuer: Sendable {
     /// `at_hash` of the access token issued with it.
     func idToken(
         subject: String, clientID: String, nonce: String?, authTime: Date?, accessToken: String?,
-        algorithm: IDTokenAlgorithm, at now: Date
+        algorithm: IDTokenAlgorithm, deviceSession: DeviceSessionBinding? = nil, at now: Date
     ) throws -> String {
         let iat = Int64(now.timeIntervalSince1970.rounded(.down))
         return try sign(
             IDTokenClaims(
                 iss: issuer, sub: subject, aud: clientID, azp: clientID, exp: iat + Int64(lifetime), iat: iat,
                 auth_time: authTime.map { Int64($0.timeIntervalSince1970.rounded(.down)) }, nonce: nonce,
-                at_hash: accessToken.map(Self.atHash)), algorithm: algorithm)
+                at_hash: accessToken.map(Self.atHash), sid: deviceSession?.sid, ds_hash: deviceSession?.dsHash),
+            algorithm: algorithm)
     }
 
     /// OpenID Connect Core §3.1.3.6: the left half of the SHA-256 (the hash of RS256 and ES256 alike) of the token's ASCII bytes, base64url-encoded.
@@ -73,9 +78,10 @@ struct IDTokenIssuer: Sendable {
         Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))).prefix(16))
     }
 
-    /// The claims of one of our own ID tokens (`id_token_hint`, OpenID Connect RP-Initiated Logout 1.0 §2): signed
-    /// by a key of this set (jwt-kit checks the signature with the key the `kid` names) and issued by us. Expiry is
-    /// not checked: the specification lets the OP accept an expired hint, and logging out is harmless.
+    /// The claims of one of our own ID tokens (`id_token_hint`, OpenID Connect RP-Initiated Logout 1.0 §2; the
+    /// subject token of a Native SSO exchange): signed by a key of this set (jwt-kit checks the signature with the key
+    /// the `kid` names) and issued by us. Expiry is not checked: the specification lets the OP accept an expired
+    /// hint, and logging out is harmless; a Native SSO exchange is bounded by its device secret's life instead.
     func verifiedHint(_ token: String) async -> IDTokenClaims? {
         guard token.utf8.count <= 8192, let claims = try? await keys.collection.verify(token, as: IDTokenClaims.self),
             claims.iss == issuer

@@ -13,7 +13,7 @@ enum OpenIDScope {
 
     /// Every claim this server can release, for `claims_supported`.
     static let supportedClaims: [String] =
-        ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "azp"] + claimsByScope.flatMap(\.claims)
+        ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "azp", "sid", "ds_hash"] + claimsByScope.flatMap(\.claims)
 
     static let supportedScopes: [String] = [openid] + claimsByScope.map(\.scope)
 

@@ -25,16 +25,17 @@ struct TokenEndpoint: Sendable {
     let now: @Sendable () -> Date
 
     init(
-        authenticator: ClientAuthenticator, store: any CodeStore & TokenStore, accessTokens: AccessTokenIssuer,
-        refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0, idTokens: IDTokenIssuer? = nil,
-        verifier: AccessTokenVerifier, merchants: MerchantClients, dpop: DPoPProofs, now: @escaping @Sendable () -> Date
+        authenticator: ClientAuthenticator, store: any CodeStore & TokenStore & DeviceSSOStore,
+        accessTokens: AccessTokenIssuer, refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0,
+        deviceSecretLifetime: TimeInterval = 2_592_000, idTokens: IDTokenIssuer? = nil, verifier: AccessTokenVerifier,
+        merchants: MerchantClients, dpop: DPoPProofs, now: @escaping @Sendable () -> Date
     ) {
         let minter = TokenMinter(accessTokens: accessTokens, refreshTokenLifetime: refreshTokenLifetime)
         self.authenticator = authenticator
         grants = GrantRegistry(
             GrantDependencies(
-                store: store, minter: minter, refreshReuseGrace: refreshReuseGrace, idTokens: idTokens,
-                verifier: verifier, merchants: merchants))
+                store: store, minter: minter, deviceSecretLifetime: deviceSecretLifetime,
+                refreshReuseGrace: refreshReuseGrace, idTokens: idTokens, verifier: verifier, merchants: merchants))
         self.dpop = dpop
         self.now = now
     }

@@ -39,6 +39,8 @@ struct AuthorizationServerMetadata: Encodable {
     var dpop_signing_alg_values_supported = DPoPProofKey.algorithms
     /// draft-ietf-oauth-first-party-apps-04 §8: only when `firstPartyApps.enabled`.
     var authorization_challenge_endpoint: String?
+    /// OpenID Connect Native SSO for Mobile Apps 1.0 draft 07 §5; absent when no client has an `ssoGroup`.
+    var native_sso_supported: Bool?
     /// draft-ietf-oauth-attestation-based-client-auth-11 §8, only when an attester is configured: what the
     /// attestation and its PoP may be signed with (`DPoPProofKey` verifies both).
     var client_attestation_signing_alg_values_supported: [String]?
@@ -73,6 +75,7 @@ struct AuthorizationServerMetadata: Encodable {
         for scope in configuration.clients.flatMap(\.scopes) where !scopes.contains(scope) { scopes.append(scope) }
         scopes_supported = scopes
         claims_supported = OpenIDScope.supportedClaims
+        native_sso_supported = configuration.clients.contains { $0.ssoGroup != nil } ? true : nil
         prompt_values_supported = CheckPrompt.known.sorted()
         if configuration.firstPartyApps.enabled {
             authorization_challenge_endpoint = configuration.issuerURL(path: AuthorizationChallengeEndpoint.path)

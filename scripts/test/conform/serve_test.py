@@ -80,6 +80,8 @@ def main():
                     "--app-to-app-v2-client-id", "merchant-app",
                     "--app-to-app-v2-redirect-uri", "https://merchant.example.com/app/callback",
                     "--exchange-client-id", "files-backend", "--exchange-client-secret", "backend-demo-secret",
+                    "--native-sso-client-id", "sso-app-a", "--native-sso-redirect-uri", "com.example.ssoa:/oauth2redirect",
+                    "--native-sso-second-client-id", "sso-app-b",
                     # The sample's partnerApps section claims this path; the server publishes the association files.
                     "--app-link", f"http://127.0.0.1:{port}/oauth2/app-callback",
                     # The attester the config above trusts: the attestation group plays it for the merchant app.

@@ -119,8 +119,9 @@ class Browser:
     """A cookie jar and the authorize flow as a person in a browser goes through it (no redirect is followed past
     the server's own pages)."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, user: str = DEMO_USER, password: str = DEMO_PASSWORD):
         self.port = port
+        self.user, self.password = user, password
         self.cookies: dict[str, str] = {}
 
     def call(self, method, path, form=None):
@@ -149,8 +150,8 @@ class Browser:
         return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
 
     def walk(self, path, redirect_uri):
-        """GETs `path` and goes through the server's pages (sign-in as the demo user, allow) until the redirect to
-        `redirect_uri`; returns that URL."""
+        """GETs `path` and goes through the server's pages (sign-in as this browser's user, allow) until the redirect
+        to `redirect_uri`; returns that URL."""
         status, headers, page = self.call("GET", path)
         for _ in range(6):
             if status in (302, 303):
@@ -165,7 +166,7 @@ class Browser:
                 raise RuntimeError(f"unexpected page {status}: {page[:300]}")
             form = {"csrf_token": csrf.group(1)}
             if action.group(1).endswith("/signin"):
-                form.update(username=DEMO_USER, password=DEMO_PASSWORD)
+                form.update(username=self.user, password=self.password)
             else:
                 form["decision"] = "allow"
             status, headers, page = self.call("POST", action.group(1), form)

@@ -4,12 +4,16 @@ import SignInProtocol
 /// server apply a default, and Office sends `scope` empty or leaves it out).
 struct CheckScope: AuthorizeCheck {
     func check(_ draft: inout AuthorizationDraft) throws(OAuthError) {
-        let allowed = draft.client.scopes
-        var requested: [String] = []
-        for scope in draft.request.scopes where !requested.contains(scope) { requested.append(scope) }
-        if requested.contains(where: { !allowed.contains($0) }) {
+        draft.grantedScope = try Self.granted(draft.request.scopes, allowed: draft.client.scopes)
+    }
+
+    /// The granted scope for `requested` (duplicates dropped), or all of `allowed` when nothing was requested.
+    static func granted(_ requested: [String], allowed: [String]) throws(OAuthError) -> String {
+        var unique: [String] = []
+        for scope in requested where !unique.contains(scope) { unique.append(scope) }
+        if unique.contains(where: { !allowed.contains($0) }) {
             throw OAuthError(.invalidScope, description: "scope asks for a value this client may not request")
         }
-        draft.grantedScope = (requested.isEmpty ? allowed : requested).joined(separator: " ")
+        return (unique.isEmpty ? allowed : unique).joined(separator: " ")
     }
 }

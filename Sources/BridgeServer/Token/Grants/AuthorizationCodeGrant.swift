@@ -9,14 +9,16 @@ import SignInProtocol
 /// handed out (their secrets exist only in this call).
 struct AuthorizationCodeGrant: GrantHandler {
     static let grant = GrantKind.authorizationCode
-    let store: any CodeStore
+    let store: any CodeStore & DeviceSSOStore
     let minter: TokenMinter
     let idTokens: IDTokenIssuer?
+    let deviceSecretLifetime: TimeInterval
 
     init(_ dependencies: GrantDependencies) {
         store = dependencies.store
         minter = dependencies.minter
         idTokens = dependencies.idTokens
+        deviceSecretLifetime = dependencies.deviceSecretLifetime
     }
 
     func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse {
@@ -38,9 +40,15 @@ struct AuthorizationCodeGrant: GrantHandler {
         let redemption = try await storeCall {
             try await store.redeemAuthorizationCode(TokenDigest(of: code), at: now, issuing: draft, sessionContext: sessionContext)
         }
-        return try answer(
-            redemption, access: access, refresh: refresh, redirectURI: redirectURI, codeVerifier: codeVerifier,
-            client: client, proof: proof, at: now)
+        let device = DeviceSecretDraft(client: client.client, lifetime: deviceSecretLifetime)
+        let (response, deviceSession) = try answer(
+            redemption, access: access, refresh: refresh, device: device, redirectURI: redirectURI,
+            codeVerifier: codeVerifier, client: client, proof: proof, at: now)
+        if let deviceSession {
+            // A second step, after the code is consumed: were it to fail, the response (and its tokens) is never sent.
+            try await storeCall { try await store.createDeviceSession(deviceSession) }
+        }
+        return response
     }
 
     /// The checks on the consumed code and the signed answer, outside `exchange`: an async function's frame holds
@@ -48,9 +56,9 @@ struct AuthorizationCodeGrant: GrantHandler {
     /// this was inlined there, against the async function pointer's context size now).
     @inline(never)
     func answer(
-        _ redemption: CodeRedemption, access: AccessTokenDraft, refresh: SecretToken?, redirectURI: String?,
-        codeVerifier: String?, client: AuthenticatedClient, proof: VerifiedDPoPProof?, at now: Date
-    ) throws(OAuthError) -> TokenResponse {
+        _ redemption: CodeRedemption, access: AccessTokenDraft, refresh: SecretToken?, device: DeviceSecretDraft?,
+        redirectURI: String?, codeVerifier: String?, client: AuthenticatedClient, proof: VerifiedDPoPProof?, at now: Date
+    ) throws(OAuthError) -> (TokenResponse, DeviceSessionRecord?) {
         let record: AuthorizationCodeRecord
         let grant: GrantRecord
         switch redemption {
@@ -69,15 +77,23 @@ struct AuthorizationCodeGrant: GrantHandler {
         // refused anyway, because every token's status is read through its grant.
         let signed = try unavailableOnFailure { try minter.signed(access, in: grant, scope: record.scope) }
         var response = TokenMinter.response(signed, issuedAt: now, refreshToken: refresh, scope: record.scope)
-        if let idTokens, OpenIDScope.isOpenID(record.scope) {
-            // OpenID Connect Core §3.1.3.3: a code requested with scope=openid yields an ID token too.
-            let idToken = try unavailableOnFailure {
-                try idTokens.idToken(
-                    subject: grant.subject, clientID: client.id, nonce: record.nonce, authTime: record.authTime,
-                    accessToken: signed.token, algorithm: client.client.idTokenSignedResponseAlg, at: now)
-            }
-            response.additionalFields["id_token"] = .string(idToken)
+        guard let idTokens, OpenIDScope.isOpenID(record.scope) else { return (response, nil) }
+        // Native SSO draft 07 §3.4.2: a code granted `device_sso` yields a device secret, and the ID token its
+        // `sid` and `ds_hash`.
+        let device = NativeSSO.isGranted(in: record.scope) ? device : nil
+        // OpenID Connect Core §3.1.3.3: a code requested with scope=openid yields an ID token too.
+        let idToken = try unavailableOnFailure {
+            try idTokens.idToken(
+                subject: grant.subject, clientID: client.id, nonce: record.nonce, authTime: record.authTime,
+                accessToken: signed.token, algorithm: client.client.idTokenSignedResponseAlg,
+                deviceSession: device?.binding, at: now)
         }
-        return response
+        response.additionalFields["id_token"] = .string(idToken)
+        guard let device else { return (response, nil) }
+        response.additionalFields["device_secret"] = .string(device.secret.value)
+        return (
+            response,
+            device.record(userID: grant.userID, clientID: client.id, scope: record.scope, authTime: record.authTime, at: now)
+        )
     }
 }

@@ -16,8 +16,10 @@ protocol GrantHandler: Sendable {
 /// What every grant handler may use; built once per token endpoint.
 struct GrantDependencies: Sendable {
     /// The concerns the grants use; each handler keeps the one it calls.
-    let store: any CodeStore & TokenStore
+    let store: any CodeStore & TokenStore & DeviceSSOStore
     let minter: TokenMinter
+    /// `tokens.deviceSecretLifetimeSeconds`: how long a Native SSO device secret lives.
+    let deviceSecretLifetime: TimeInterval
     /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.
     let refreshReuseGrace: TimeInterval
     /// Signs OpenID Connect ID tokens; nil where a test builds an endpoint without OpenID Connect.

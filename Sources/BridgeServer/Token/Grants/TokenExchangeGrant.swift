@@ -7,7 +7,7 @@ import SignInProtocol
 /// `audience` names (the requesting client when there is none), in a new grant, without a refresh token. The
 /// subject token's client, the requesting client and the target must share a merchant (`MerchantClients`).
 /// Errors as RFC 8693 §2.2.2 says: a bad subject token is `invalid_request`, a target we will not issue for is
-/// `invalid_target`.
+/// `invalid_target`. An ID token with a device secret is OpenID Connect Native SSO instead (`NativeSSOExchange`).
 struct TokenExchangeGrant: GrantHandler {
     static let grant = GrantKind.tokenExchange
     /// RFC 8693 §3.
@@ -18,18 +18,23 @@ struct TokenExchangeGrant: GrantHandler {
     let merchants: MerchantClients
     /// Our tokens' audience (RFC 9068 `aud`): the one `resource` value a token of ours is good for.
     let issuer: String
+    let nativeSSO: NativeSSOExchange
 
     init(_ dependencies: GrantDependencies) {
         minter = dependencies.minter
         verifier = dependencies.verifier
         merchants = dependencies.merchants
         issuer = dependencies.verifier.issuer
+        nativeSSO = NativeSSOExchange(
+            store: dependencies.store, minter: dependencies.minter, idTokens: dependencies.idTokens,
+            issuer: dependencies.verifier.issuer)
     }
 
     func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse {
         guard case .tokenExchange(let exchange) = request.token.grant else {
             throw OAuthError(.unsupportedGrantType, description: "not a token exchange request")
         }
+        if exchange.isNativeSSO { return try await nativeSSO.respond(to: request, exchange: exchange) }
         try Self.checkTokenTypes(exchange)
         let subject = try await verifier.userToken(exchange.subjectToken, at: request.now, refusedAs: .invalidRequest)
         guard DPoPBinding.checkAccessToken(subject.claims, proof: request.proof) else {

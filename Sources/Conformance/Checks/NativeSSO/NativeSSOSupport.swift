@@ -4,8 +4,8 @@ import SignInProtocol
 /// in with `openid device_sso` and keeps the ID token and `device_secret`; the second app of the same vendor trades
 /// them at the token endpoint (RFC 8693 token exchange) for its own tokens.
 enum NativeSSO {
-    static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
-    static let deviceSecretType = "urn:openid:params:token-type:device-secret"
+    static let idTokenType = TokenRequest.TokenExchange.idTokenType
+    static let deviceSecretType = TokenRequest.TokenExchange.deviceSecretType
     static let tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
 
     static func spec(_ section: String, _ title: String) -> SourceCitation {
