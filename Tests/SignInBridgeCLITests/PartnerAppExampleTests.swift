@@ -41,4 +41,35 @@ import Testing
         #expect(android.stdout.hasPrefix("resultCode=-1\nResponseUrlQueryParams=code="))
         #expect(android.stdout.hasSuffix("\nUserId=demo-user@contoso.example\n"))
     }
+
+    /// The host's own app at the authorization challenge endpoint (draft-ietf-oauth-first-party-apps-04): the first
+    /// request with PKCE, each answer turned into the next form, the browser URL or the token request.
+    @Test func signsInNativelyThroughTheAuthorizationChallengeEndpoint() throws {
+        let start = try Self.runExample("first-party", "start", "demo@example.com")
+        #expect(start.status == 0)
+        let lines = start.stdout.split(separator: "\n").map(String.init)
+        let verifier = try #require(lines.first?.split(separator: "=", maxSplits: 1).last.map(String.init))
+        #expect(lines.count == 2 && lines[1].hasPrefix("response_type=code&client_id=partner-app&scope=openid&code_challenge="))
+        #expect(lines[1].hasSuffix("&code_challenge_method=S256&username=demo%40example.com"))
+
+        let issuer = "http://127.0.0.1:8080"
+        let password = try Self.runExample(
+            "first-party", "next", issuer, #"{"error":"insufficient_authorization","auth_session":"s1","password_required":true}"#,
+            verifier, "pw")
+        #expect(password.stdout == "challenge client_id=partner-app&auth_session=s1&password=pw\n")
+
+        let code = try Self.runExample("first-party", "next", issuer, #"{"authorization_code":"c0de"}"#, verifier)
+        #expect(code.stdout.hasPrefix("token grant_type=authorization_code&code=c0de"))
+        #expect(code.stdout.contains("code_verifier=\(verifier)"))
+        #expect(!code.stdout.contains("redirect_uri"))
+
+        let web = try Self.runExample(
+            "first-party", "next", issuer, #"{"error":"redirect_to_web","request_uri":"urn:ietf:params:oauth:request_uri:x","expires_in":60}"#,
+            verifier)
+        #expect(web.stdout == "browser \(issuer)/oauth2/authorize?client_id=partner-app&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3Ax\n")
+
+        let refused = try Self.runExample("first-party", "next", issuer, #"{"error":"invalid_session"}"#, verifier)
+        #expect(refused.status == 1)
+        #expect(try Self.runExample("first-party", "next", issuer, "{not json", verifier).status == 2)
+    }
 }

@@ -20,7 +20,7 @@ extension BridgeRoutes {
                 let address = clientAddress.resolve(
                     peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: ClientAddress.forwardedForField])
                 outcome = await endpoint.respond(
-                    to: AuthorizationChallengeRequest(form: form, clientAddress: address), logger: context.logger)
+                    to: ChallengeEndpointRequest(form: form, clientAddress: address), logger: context.logger)
             } catch {
                 outcome = .refused(AuthorizationChallengeError(error.oauthError))
             }

@@ -5,7 +5,7 @@ import SignInProtocol
 
 /// What a request to the authorization challenge endpoint carries: the form, its credentials and DPoP header, and
 /// the caller's address for the sign-in throttle.
-struct AuthorizationChallengeRequest: Sendable {
+struct ChallengeEndpointRequest: Sendable {
     var form: OAuthFormRequest
     var clientAddress: String?
 }
@@ -35,7 +35,7 @@ struct AuthorizationChallengeOutcome: Sendable, Equatable {
 struct AuthorizationChallengeEndpoint: Sendable {
     static let path = "/oauth2/authorize-challenge"
     /// This server's step parameters (§5.1 lets the server define them); never part of the authorization request.
-    static let stepParameters = ["auth_session", "username", "password", "upstream"]
+    static let stepParameters = AuthorizationChallengeRequest.StepName.all
 
     let environment: AuthorizeEnvironment
     let store: any SignInPagesStore & AuthSessionStore
@@ -44,7 +44,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
     let pushed: PushedAuthorizationEndpoint
     let completion: CodeIssuance
 
-    func respond(to request: AuthorizationChallengeRequest, logger: Logger) async -> AuthorizationChallengeOutcome {
+    func respond(to request: ChallengeEndpointRequest, logger: Logger) async -> AuthorizationChallengeOutcome {
         do throws(OAuthError) {
             return try await proceed(request, logger: logger)
         } catch {
@@ -53,7 +53,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
         }
     }
 
-    func proceed(_ request: AuthorizationChallengeRequest, logger: Logger) async throws(OAuthError)
+    func proceed(_ request: ChallengeEndpointRequest, logger: Logger) async throws(OAuthError)
         -> AuthorizationChallengeOutcome
     {
         let form = try OAuthForm.decode(request.form.body)
