@@ -13,11 +13,15 @@ then the code), and redirect_to_web (a request_uri the browser continues with at
 Refusals, each the draft's error, never a 500, and no code in the store: a client that is not first-party
 (unauthorized_client), no PKCE (invalid_request), a replayed, a foreign client's and another DPoP key's
 auth_session (invalid_session), and failed passwords beyond the throttle (slow_down, 429, Retry-After).
+Step-up (§6.1): the token response's auth_session starts a new request that asks only for the same user's password;
+another client's use of it and an altered value are invalid_session.
 
 Run with the test venv's Python: .build/venv-test/bin/python scripts/test/first_party_client.py --binary …
 Prints one line per check and ends with "N passed, N failed"; exits 1 on any failure.
 """
 import argparse
+import base64
+import json
 import sqlite3
 import sys
 import urllib.parse
@@ -97,6 +101,7 @@ def main():
         host_app_approves(bridge)
         redirect_to_web(bridge)
         refusals(bridge)
+        step_up(bridge)
         throttled(bridge)  # last: it leaves the demo account and the loopback address throttled
     return tally.summary()
 
@@ -241,6 +246,41 @@ def refusals(bridge):
     check("no refusal put a code in the store", bridge.codes() == before, (before, bridge.codes()))
     answer, body = bridge.challenge({"client_id": "partner-app", "auth_session": theirs})
     check("... and it stayed its own client's", body.get("error") == "insufficient_authorization", body)
+
+
+def subject(id_token):
+    payload = id_token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["sub"]
+
+
+def step_up(bridge):
+    verifier, challenge = pkce_pair()
+    answer, body = bridge.challenge(first(challenge=challenge, username=DEMO_USER, password=DEMO_PASSWORD))
+    tokens = requests.post(bridge.base + "/oauth2/token", data={
+        "grant_type": "authorization_code", "code": body.get("authorization_code"), "code_verifier": verifier,
+        "client_id": "partner-app"}, timeout=10).json()
+    session = tokens.get("auth_session", "")
+    check("§6.1: the first-party app's token response carries an auth_session for a later step-up",
+          bool(session) and "access_token" in tokens, tokens)
+    verifier, challenge = pkce_pair()
+    before = bridge.codes()
+    answer, body = bridge.challenge(first(client_id="files-lite", challenge=challenge, auth_session=session))
+    check("§6.1: another first-party client's step-up with it is invalid_session, nothing issued",
+          answer.status_code == 400 and body.get("error") == "invalid_session" and bridge.codes() == before, body)
+    tampered = session[:-6] + ("AAAAAA" if not session.endswith("AAAAAA") else "BBBBBB")
+    answer, body = bridge.challenge(first(challenge=challenge, auth_session=tampered))
+    check("§5.3.1: an altered step-up auth_session is invalid_session", body.get("error") == "invalid_session", body)
+    answer, body = bridge.challenge(first(challenge=challenge, auth_session=session))
+    check("§6.1: the step-up restores who signed in: insufficient_authorization asking only for the password",
+          answer.status_code == 400 and body.get("error") == "insufficient_authorization"
+          and body.get("password_required") is True and body.get("auth_session"), body)
+    answer, body = bridge.challenge({"client_id": "partner-app", "auth_session": body.get("auth_session"),
+                                     "password": DEMO_PASSWORD})
+    code = body.get("authorization_code")
+    check("§6.1: the password alone then gives the code", answer.status_code == 200 and code, body)
+    token = bridge.client("partner-app").authorization_code(code, code_verifier=verifier, validate=False)
+    check("... for the same user (the ID token's sub)", subject(str(token.id_token)) == subject(tokens["id_token"]),
+          token)
 
 
 def throttled(bridge):

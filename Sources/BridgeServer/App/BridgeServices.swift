@@ -88,7 +88,8 @@ struct BridgeServices: Sendable {
             refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil,
             refreshReuseGrace: TimeInterval(tokens.refreshReuseGraceSeconds),
             deviceSecretLifetime: TimeInterval(tokens.deviceSecretLifetimeSeconds), idTokens: idTokens,
-            verifier: accessTokenVerifier, merchants: merchants, dpop: dpop, now: now)
+            verifier: accessTokenVerifier, merchants: merchants, dpop: dpop,
+            stepUp: configuration.firstPartyApps.enabled ? StepUpSessionSeal(signingKeys: keys) : nil, now: now)
         revocation = RevocationEndpoint(authenticator: clients, verifier: accessTokenVerifier, store: store, now: now)
         introspection = IntrospectionEndpoint(
             authenticator: clients, verifier: accessTokenVerifier, store: store, issuer: configuration.issuer, now: now)
@@ -106,7 +107,7 @@ struct BridgeServices: Sendable {
             now: now)
         authorizationChallenge = AuthorizationChallengeEndpoint(
             environment: authorizeEnvironment, store: store, authenticator: clients, dpop: dpop,
-            pushed: pushedAuthorization, completion: interaction.completion)
+            pushed: pushedAuthorization, completion: interaction.completion, stepUp: StepUpSessionSeal(signingKeys: keys))
         authorize = AuthorizeEndpoint(
             environment: authorizeEnvironment, interaction: interaction, pushed: pushedAuthorization)
         userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)

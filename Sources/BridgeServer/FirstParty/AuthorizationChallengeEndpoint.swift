@@ -43,6 +43,8 @@ struct AuthorizationChallengeEndpoint: Sendable {
     let dpop: DPoPProofs
     let pushed: PushedAuthorizationEndpoint
     let completion: CodeIssuance
+    /// Opens the `auth_session` of a token response (§6.1); a step's `auth_session` is the store's.
+    let stepUp: StepUpSessionSeal
 
     func respond(to request: ChallengeEndpointRequest, logger: Logger) async -> AuthorizationChallengeOutcome {
         do throws(OAuthError) {
@@ -70,7 +72,9 @@ struct AuthorizationChallengeEndpoint: Sendable {
         // §9.5.1: a DPoP proof binds the code, and §9.6.1 the auth_session, to its key.
         let proof = try await dpop.proof(request.form.dpop, client: authenticated, at: now)
         let chain: AuthSessionRecord
-        if let presented = form["auth_session"].nonEmpty {
+        if let presented = form["auth_session"].nonEmpty, let session = stepUp.open(presented) {
+            chain = try await stepUp(session, form, client: authenticated.client, dpopKey: proof?.thumbprint, at: now)
+        } else if let presented = form["auth_session"].nonEmpty {
             chain = try await take(presented, client: authenticated.id, dpopKey: proof?.thumbprint, at: now)
         } else {
             chain = try await start(form, client: authenticated.client, dpopKey: proof?.thumbprint, at: now)
@@ -124,6 +128,27 @@ struct AuthorizationChallengeEndpoint: Sendable {
         return AuthSessionRecord(
             digest: interaction.digest, clientID: client.id, interaction: interaction.digest, browser: browser.digest,
             dpopKeyThumbprint: dpopKey, createdAt: now, expiresAt: expiresAt)
+    }
+
+    /// A step-up (§6.1): the token response's `auth_session` restores who signed in, so the new request (its own
+    /// authorization parameters, PKCE included) asks that user's password only. Bound like the tokens it came with:
+    /// to the client and to their DPoP key.
+    func stepUp(
+        _ session: StepUpSession, _ form: FormParameters, client: BridgeConfiguration.Client, dpopKey: String?, at now: Date
+    ) async throws(OAuthError) -> AuthSessionRecord {
+        guard session.expiresAt > now else { throw OAuthError(.invalidSession, description: "auth_session has expired") }
+        guard session.clientID == client.id else {
+            throw OAuthError(.invalidSession, description: "auth_session was issued to another client")
+        }
+        guard session.dpopKeyThumbprint == dpopKey else {
+            throw OAuthError(.invalidSession, description: "auth_session is bound to another DPoP key")
+        }
+        guard let user = try await storeCall({ try await store.user(id: session.userID) }) else {
+            throw OAuthError(.invalidSession, description: "auth_session names no user of this server")
+        }
+        var chain = try await start(form, client: client, dpopKey: dpopKey, at: now)
+        chain.signInName = user.signInName
+        return chain
     }
 
     /// A later request: its `auth_session`, used up (§5.3.1), or `invalid_session` (§5.2.2.1).

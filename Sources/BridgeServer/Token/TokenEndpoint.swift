@@ -28,14 +28,16 @@ struct TokenEndpoint: Sendable {
         authenticator: ClientAuthenticator, store: any CodeStore & TokenStore & DeviceSSOStore,
         accessTokens: AccessTokenIssuer, refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0,
         deviceSecretLifetime: TimeInterval = 2_592_000, idTokens: IDTokenIssuer? = nil, verifier: AccessTokenVerifier,
-        merchants: MerchantClients, dpop: DPoPProofs, now: @escaping @Sendable () -> Date
+        merchants: MerchantClients, dpop: DPoPProofs, stepUp: StepUpSessionSeal? = nil,
+        now: @escaping @Sendable () -> Date
     ) {
         let minter = TokenMinter(accessTokens: accessTokens, refreshTokenLifetime: refreshTokenLifetime)
         self.authenticator = authenticator
         grants = GrantRegistry(
             GrantDependencies(
                 store: store, minter: minter, deviceSecretLifetime: deviceSecretLifetime,
-                refreshReuseGrace: refreshReuseGrace, idTokens: idTokens, verifier: verifier, merchants: merchants))
+                refreshReuseGrace: refreshReuseGrace, idTokens: idTokens, verifier: verifier, merchants: merchants,
+                stepUp: stepUp.map { StepUpIssuance(seal: $0, lifetime: refreshTokenLifetime ?? 2_592_000) }))
         self.dpop = dpop
         self.now = now
     }

@@ -28,6 +28,9 @@ struct GrantDependencies: Sendable {
     let verifier: AccessTokenVerifier
     /// Which clients share a merchant (token exchange).
     let merchants: MerchantClients
+    /// The first-party step-up `auth_session` (draft-ietf-oauth-first-party-apps-04 §6.1); nil when the
+    /// authorization challenge endpoint is off.
+    var stepUp: StepUpIssuance? = nil
 }
 
 /// A token request after the shared steps: client authenticated, grant type allowed, form decoded.

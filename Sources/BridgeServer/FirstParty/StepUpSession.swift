@@ -1,0 +1,77 @@
+import BridgeStore
+import Crypto
+import Foundation
+import SignInProtocol
+
+/// The `auth_session` a first-party app gets with its tokens (draft-ietf-oauth-first-party-apps-04 §6.1): a later
+/// challenge request presents it to step up, and only the password is asked again, for the same user (§6.1: "restore
+/// the context of a previous session and prompt only for the needed step-up factors").
+struct StepUpSession: Sendable, Hashable {
+    var clientID: String
+    var userID: String
+    /// RFC 7638 thumbprint of the DPoP key the tokens were bound to; the step-up request must prove the same key.
+    var dpopKeyThumbprint: String?
+    var expiresAt: Date
+}
+
+/// Seals and opens step-up sessions: `su1.<key tag>.<AES-GCM nonce, ciphertext and tag>`, base64url. Encrypted, not
+/// only signed, because §5.3.1 says the server "MUST adequately protect the value from inspection by the client";
+/// stateless, so the token endpoint records nothing more. The AES keys come from the ES256 signing keys (HKDF, RFC
+/// 5869), as the WOPI seal's do: every instance sharing the key file opens every other's, and a session sealed
+/// before a rotation opens while its key is kept.
+struct StepUpSessionSeal: Sendable {
+    static let prefix = "su1."
+    /// Far above what the seal makes (a client id, a user id, a thumbprint), far below anything costly to refuse.
+    static let maxBytes = 4096
+
+    let signingKeys: SigningKeySet
+
+    private func keys() -> [(tag: String, key: SymmetricKey)] {
+        signingKeys.keys.map { key in
+            let secret = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: key.signingKey.rawRepresentation),
+                salt: Data("SignInBridge".utf8), info: Data("first-party step-up session v1".utf8), outputByteCount: 32)
+            return (String(key.kid.prefix(8)), secret)
+        }
+    }
+
+    func seal(_ session: StepUpSession) -> String? {
+        guard let (tag, key) = keys().first else { return nil }
+        let header = Self.prefix + tag
+        let plain = [session.clientID, session.userID, session.dpopKeyThumbprint ?? "",
+                     String(Milliseconds.from(session.expiresAt))].joined(separator: "\n")
+        guard let box = try? AES.GCM.seal(Array(plain.utf8), using: key, authenticating: Array(header.utf8)),
+            let combined = box.combined
+        else { return nil }
+        return header + "." + Base64URL.encode(Array(combined))
+    }
+
+    /// The session in `value`, or nil when it is not one this server sealed (then it is a step's `auth_session`).
+    /// Expiry, client and key are the caller's to check.
+    func open(_ value: String) -> StepUpSession? {
+        guard value.hasPrefix(Self.prefix), value.utf8.count <= Self.maxBytes else { return nil }
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let key = keys().first(where: { $0.tag == parts[1] })?.key,
+            let combined = Base64URL.decode(String(parts[2])),
+            let box = try? AES.GCM.SealedBox(combined: combined),
+            let plain = try? AES.GCM.open(box, using: key, authenticating: Array((parts[0] + "." + parts[1]).utf8)),
+            let text = String(validating: plain, as: UTF8.self)
+        else { return nil }
+        let fields = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard fields.count == 4, let expires = Int64(fields[3]) else { return nil }
+        return StepUpSession(
+            clientID: String(fields[0]), userID: String(fields[1]),
+            dpopKeyThumbprint: fields[2].isEmpty ? nil : String(fields[2]), expiresAt: Milliseconds.date(expires))
+    }
+}
+
+/// What the token endpoint needs to hand out step-up sessions: the seal and how long a session lives (as long as a
+/// refresh token, so an app that can refresh can also step up).
+struct StepUpIssuance: Sendable {
+    let seal: StepUpSessionSeal
+    let lifetime: TimeInterval
+
+    func session(client: String, userID: String, dpopKey: String?, at now: Date) -> String? {
+        seal.seal(StepUpSession(clientID: client, userID: userID, dpopKeyThumbprint: dpopKey, expiresAt: now.addingTimeInterval(lifetime)))
+    }
+}
