@@ -24,23 +24,30 @@ struct StepUpSessionSeal: Sendable {
     /// Far above what the seal makes (a client id, a user id, a thumbprint), far below anything costly to refuse.
     static let maxBytes = 4096
 
-    let signingKeys: SigningKeySet
+    struct Key: Sendable {
+        /// The first 8 characters of the signing key's RFC 7638 thumbprint: picks the key, proves nothing.
+        let tag: String
+        let key: SymmetricKey
 
-    private func keys() -> [(tag: String, key: SymmetricKey)] {
-        signingKeys.keys.map { key in
-            let secret = HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: SymmetricKey(data: key.signingKey.rawRepresentation),
+        init(signingKey: SigningKeySet.Key) {
+            tag = String(signingKey.kid.prefix(8))
+            key = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: signingKey.signingKey.rawRepresentation),
                 salt: Data("SignInBridge".utf8), info: Data("first-party step-up session v1".utf8), outputByteCount: 32)
-            return (String(key.kid.prefix(8)), secret)
         }
     }
 
+    let signingKeys: SigningKeySet
+
+    /// Derived once per key set (`SigningKeySet.Snapshot`), as the WOPI seal's are, not per session.
+    private func keys() -> [Key] { signingKeys.snapshot.stepUpKeys }
+
     func seal(_ session: StepUpSession) -> String? {
-        guard let (tag, key) = keys().first else { return nil }
-        let header = Self.prefix + tag
+        guard let first = keys().first else { return nil }
+        let header = Self.prefix + first.tag
         let plain = [session.clientID, session.userID, session.dpopKeyThumbprint ?? "",
                      String(Milliseconds.from(session.expiresAt))].joined(separator: "\n")
-        guard let box = try? AES.GCM.seal(Array(plain.utf8), using: key, authenticating: Array(header.utf8)),
+        guard let box = try? AES.GCM.seal(Array(plain.utf8), using: first.key, authenticating: Array(header.utf8)),
             let combined = box.combined
         else { return nil }
         return header + "." + Base64URL.encode(Array(combined))

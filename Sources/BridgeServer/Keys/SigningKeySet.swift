@@ -48,6 +48,8 @@ public struct SigningKeySet: Sendable {
         let idTokenRS256: CompactJWSSigner
         let idTokenES256: CompactJWSSigner
         let wopiSealKeys: [WopiAccessTokenSeal.Key]
+        /// The first-party step-up sessions' AES keys, first key seals (`StepUpSessionSeal`).
+        let stepUpKeys: [StepUpSessionSeal.Key]
         /// Different for every snapshot made in this process, so a verdict reached with one is not reused with another.
         let generation: UInt64
 
@@ -70,6 +72,7 @@ public struct SigningKeySet: Sendable {
             idTokenRS256 = CompactJWSSigner(rs256: rsaKeys[0], type: "JWT")
             idTokenES256 = CompactJWSSigner(es256: keys[0], type: "JWT")
             wopiSealKeys = keys.map(WopiAccessTokenSeal.Key.init(signingKey:))
+            stepUpKeys = keys.map(StepUpSessionSeal.Key.init(signingKey:))
             generation = Self.generations.withLockedValue { counter in
                 counter += 1
                 return counter
