@@ -5,7 +5,8 @@ import PostgresNIO
 /// The authorize flow's steps, each one transaction: the decision between read and write is
 /// `AuthorizationDecision`'s, in Swift, so these are `BEGIN`, a read, the writes and `COMMIT` on one connection.
 extension PostgresStore {
-    /// One prepared statement (`StartAuthorizationQuery`): the session, its user and their consent are read,
+    /// Concurrent requests whose code can be issued share one statement (`issueInBatch`); the others, and any the batch
+    /// did not issue for, one prepared statement (`StartAuthorizationQuery`): the session, its user and their consent are read,
     /// `AuthorizationDecision`'s rule is applied to them in SQL (its inputs that do not come from the database are
     /// computed here first, by its own functions), and either the grant and code are created or the request is parked.
     public func startAuthorization(
@@ -21,6 +22,13 @@ extension PostgresStore {
             .map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.up)) } ?? Int64.min
         let (grant, code) = AuthorizationDecision.issued(
             pending, user: UserRecord(id: "", signInName: ""), issue: issue, authTime: nil, at: now)
+        if let issued = try await issueInBatch(
+            .init(pending: pending, session: session, grant: grant, code: code, now: nowMS, earliestSignIn: earliestMS))
+        {
+            let (issuedGrant, issuedCode) = AuthorizationDecision.issued(
+                pending, user: issued.user, issue: issue, authTime: issued.authTime, at: now)
+            return .issued(issuedGrant, issuedCode, issued.user)
+        }
         let row = try await rows(
             Subject("authorization request", tables: Self.issuedTables),
             StartAuthorizationQuery(

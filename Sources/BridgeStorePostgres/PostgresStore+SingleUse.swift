@@ -48,7 +48,8 @@ extension PostgresStore {
             """)
     }
 
-    /// One prepared statement (`CodeRedemptionQuery`). `code` is the row as this statement's snapshot saw it;
+    /// Concurrent redemptions of live codes share one statement (`redeemInBatch`); otherwise, and for every code the
+    /// batch did not consume, one prepared statement (`CodeRedemptionQuery`). `code` is the row as this statement's snapshot saw it;
     /// `consumed` is whether the conditional UPDATE took it. A replay (the snapshot shows it redeemed, or the UPDATE lost the race to a concurrent redemption) revokes the
     /// grant in the same statement.
     ///
@@ -58,6 +59,12 @@ extension PostgresStore {
         _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?
     ) async throws -> CodeRedemption {
         let nowMS = Milliseconds.from(now)
+        // A session context to record is rare (the Office bootstrap flow): those go alone, the rest in batches.
+        if sessionContext == nil,
+            let redeemed = try await redeemInBatch(.init(digest: digest, now: nowMS, issuing: issuing))
+        {
+            return .redeemed(redeemed.code, redeemed.grant)
+        }
         guard
             let row = try await rows(
                 Subject(
@@ -74,15 +81,7 @@ extension PostgresStore {
                 grant.sessionContext = sessionContext
                 noteChange()
             }
-            return .redeemed(
-                AuthorizationCodeRecord(
-                    digest: digest, grantID: grant.id, clientID: try row.text("client_id"),
-                    redirectURI: try row.text("redirect_uri"), codeChallenge: try row.optionalText("code_challenge"),
-                    codeChallengeMethod: try row.optionalText("code_challenge_method"), scope: try row.text("scope"),
-                    issuedAt: try row.date("issued_at"), expiresAt: try row.date("expires_at"),
-                    nonce: try row.optionalText("nonce"), authTime: try row.optionalDate("auth_time"),
-                    dpopKeyThumbprint: try row.optionalText("dpop_jkt")),
-                grant)
+            return .redeemed(try Self.redeemedCode(row, digest: digest), grant)
         }
         // The order of the SQLite store: a replay first (even after expiry), then revocation, then expiry.
         if try row.optionalInt64("redeemed_at") == nil {

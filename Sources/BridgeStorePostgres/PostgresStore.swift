@@ -9,6 +9,7 @@ import PostgresNIO
 /// single-use credentials are consumed with `UPDATE … WHERE redeemed_at IS NULL RETURNING` or `DELETE … RETURNING`
 /// and everything a call reads or writes besides rides along in data-modifying CTEs
 /// (postgresql.org/docs/15/queries-with.html §7.8.4).
+/// Concurrent code flow steps share one statement over arrays (`PostgresStepBatches`).
 ///
 /// Changes that make a kept answer wrong (revocations, replays, users and session contexts) also send
 /// `pg_notify('signin_bridge_changes')` in the same statement; every instance `LISTEN`s on a connection of its own
@@ -23,6 +24,8 @@ public final class PostgresStore: Store {
     private let clientRun: Task<Void, Never>
     private let listener: Task<Void, Never>
     private let counters = NIOLockedValueBox(Counters())
+    /// Concurrent code flow steps grouped into one statement each (`PostgresStepBatches`).
+    let batches = PostgresStepBatches()
 
     private struct Counters {
         var changes: UInt64 = 0

@@ -1,4 +1,4 @@
-@testable import BridgeStoreSQLite
+import BridgeStore
 import NIOConcurrencyHelpers
 import Testing
 
@@ -62,6 +62,13 @@ extension WriteBatcherTests {
             return size
         })
         #expect(WriteBatcher<Int, Int>.batchSize(queued: 100, maxBatch: 48) == 32)
+    }
+
+    /// A statement over arrays (the PostgreSQL store's) takes whatever is queued, up to the limit.
+    @Test func batchSizesOfAnyCountWhenNotPowersOfTwo() {
+        #expect(WriteBatcher<Int, Int>.batchSize(queued: 0, maxBatch: 64, powerOfTwo: false) == 0)
+        #expect((1...100).map { WriteBatcher<Int, Int>.batchSize(queued: $0, maxBatch: 64, powerOfTwo: false) }
+            == (1...100).map { min($0, 64) })
     }
 }
 

@@ -1,4 +1,3 @@
-import BridgeStore
 import NIOConcurrencyHelpers
 
 /// Group commit for one kind of write. The caller that finds no batch running runs one itself, on its own thread:
@@ -7,14 +6,15 @@ import NIOConcurrencyHelpers
 /// `maxRounds` batches, before it wakes the first queued caller to go on (so that its own answer is not held up for
 /// long). Under load, N concurrent writes then cost one statement and one commit instead of N, each waiting for the
 /// lock in turn (the classic group commit of write-ahead logs; sqlite.org/faq.html#q19 on why commits are the cost).
-/// With no load a batch has one item and costs nothing more than the write itself. A batch holds a power of two of
-/// items (`batchSize`), so the statements prepared for batches stay few.
+/// With no load a batch has one item and costs nothing more than the write itself. Both stores use it: SQLite for
+/// one transaction of N statements, PostgreSQL for one statement over arrays of N rows (one round trip, one plan
+/// set-up, one commit).
 ///
 /// `run` returns one result per item, in order; a thrown error fails every item of the batch. Every caller of one
 /// batcher passes the same `run` (it is a parameter rather than a property so that it may use the store that owns
 /// the batcher without a reference cycle).
-final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
-    typealias Run = @Sendable ([Item]) async throws -> [Result<Output, any Error>]
+package final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
+    package typealias Run = @Sendable ([Item]) async throws -> [Result<Output, any Error>]
 
     /// What a queued caller is woken with: its answer, or its turn to run the next batch.
     private enum Wake {
@@ -34,14 +34,17 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
 
     private let state = NIOLockedValueBox(State())
     private let maxBatch: Int
+    private let powerOfTwoBatches: Bool
 
-    /// `maxBatch` bounds one statement's size (its bind count must stay under SQLite's 32,766 parameters).
-    init(maxBatch: Int) {
+    /// `maxBatch` bounds one statement's size (SQLite: its bind count must stay under 32,766 parameters).
+    /// `powerOfTwoBatches`: see `batchSize`; a statement that takes its rows as arrays has one text for any count.
+    package init(maxBatch: Int, powerOfTwoBatches: Bool = true) {
         precondition(maxBatch > 0)
         self.maxBatch = maxBatch
+        self.powerOfTwoBatches = powerOfTwoBatches
     }
 
-    func submit(_ item: Item, run: @escaping Run) async throws -> Output {
+    package func submit(_ item: Item, run: @escaping Run) async throws -> Output {
         let runsNow = state.withLockedValue { state in
             guard !state.isRunning else { return false }
             state.isRunning = true
@@ -68,14 +71,14 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
     /// text depends on its row count, and each text stays prepared on its connection (`SQLiteConnection`): with any
     /// count allowed, one kind of batch could leave 128 statements prepared, and a 128-statement set once held 9.5 MiB
     /// (sqlite3_memory_used). Powers of two leave 8 per kind; what is left in the queue goes in the next batches.
-    static func batchSize(queued: Int, maxBatch: Int) -> Int {
+    package static func batchSize(queued: Int, maxBatch: Int, powerOfTwo: Bool = true) -> Int {
         let limit = min(queued, maxBatch)
-        guard limit > 0 else { return 0 }
+        guard limit > 0, powerOfTwo else { return limit }
         return 1 << (Int.bitWidth - 1 - limit.leadingZeroBitCount)
     }
 
     /// Batches one runner runs before it hands the running on.
-    static var maxRounds: Int { 4 }
+    package static var maxRounds: Int { 4 }
 
     /// Runs the batch that starts with `item`, then the batches queued meanwhile (up to `maxRounds` in all), answering
     /// their callers, and passes the running on to the next queued caller.
@@ -85,7 +88,10 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
             // The first batch has a place for the runner's own item.
             let ownPlace = own == nil ? 1 : 0
             let others = state.withLockedValue { state -> [Waiting] in
-                let count = Self.batchSize(queued: state.queue.count + ownPlace, maxBatch: maxBatch) - ownPlace
+                let count =
+                    Self.batchSize(
+                        queued: state.queue.count + ownPlace, maxBatch: maxBatch, powerOfTwo: powerOfTwoBatches)
+                    - ownPlace
                 defer { state.queue.removeFirst(count) }
                 return Array(state.queue.prefix(count))
             }
