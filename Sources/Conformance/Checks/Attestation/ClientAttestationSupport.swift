@@ -105,13 +105,14 @@ enum AttestationJWT {
         return SignedJWT.es256(header: header("oauth-client-attestation+jwt"), claims: claims, signedBy: key)
     }
 
+    /// A well-formed PoP, as an app makes one (SignInProtocol's `ClientAttestationPoP`): the checks' flaws are in
+    /// the attestation, never in this.
     static func pop(audience: String, challenge: String?, signedBy key: P256.Signing.PrivateKey) -> String {
-        var claims = [
-            ("aud", JSONText.quoted(audience)), ("jti", JSONText.quoted(PKCE.Verifier.random().value)),
-            ("iat", String(Int(Date().timeIntervalSince1970))),
-        ]
-        if let challenge { claims.append(("challenge", JSONText.quoted(challenge))) }
-        return SignedJWT.es256(header: header("oauth-client-attestation-pop+jwt"), claims: claims, signedBy: key)
+        let input = ClientAttestationPoP.signingInput(
+            audience: audience, id: PKCE.Verifier.random().value, issuedAt: Int64(Date().timeIntervalSince1970),
+            challenge: challenge)
+        let signature = (try? key.signature(for: Array(input.utf8)).rawRepresentation) ?? Data()
+        return ClientAttestationPoP.compact(signingInput: input, signature: Array(signature))
     }
 
     private static func header(_ type: String) -> [(String, String)] {

@@ -29,18 +29,23 @@ enum FirstPartyApp {
         throw CheckSkipped("the metadata has no authorization_challenge_endpoint: the host does not offer first-party sign-in")
     }
 
-    /// The initial request's fields (draft §5.1): `response_type=code`, the client and an S256 challenge.
+    /// The initial request's fields (draft §5.1): `response_type=code`, the client and an S256 challenge, as an app
+    /// sends them (SignInProtocol's `AuthorizationChallengeRequest`). Checks that send a flawed request change these.
     static func initialFields(_ target: FirstPartyTarget, verifier: PKCE.Verifier, in session: ConformanceSession) -> [(String, String)] {
-        [
-            ("response_type", "code"), ("client_id", target.client.id),
-            ("code_challenge", verifier.challenge(method: .s256).value), ("code_challenge_method", "S256"),
-        ] + session.officeScope
+        pairs(
+            AuthorizationChallengeRequest.initial(
+                clientID: target.client.id, scope: session.options.scope, codeChallenge: verifier.challenge(method: .s256)))
     }
 
     /// The test user's credentials as the suite sends them (see the type's comment).
     static func credentials(in session: ConformanceSession, password: String? = nil) -> [(String, String)] {
         guard let user = session.options.user else { return [] }
-        return [("username", user.username), ("password", password ?? user.password)]
+        typealias Step = AuthorizationChallengeRequest.StepName
+        return [(Step.username, user.username), (Step.password, password ?? user.password)]
+    }
+
+    private static func pairs(_ request: AuthorizationChallengeRequest) -> [(String, String)] {
+        request.form.pairs.map { ($0.name, $0.value) }
     }
 
     /// One POST to the challenge endpoint, with the client's secret when it has one (draft §4.1: the same client

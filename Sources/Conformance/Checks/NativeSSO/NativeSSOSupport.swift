@@ -6,7 +6,7 @@ import SignInProtocol
 enum NativeSSO {
     static let idTokenType = TokenRequest.TokenExchange.idTokenType
     static let deviceSecretType = TokenRequest.TokenExchange.deviceSecretType
-    static let tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+    static let tokenExchange = TokenRequest.GrantType.tokenExchange
 
     static func spec(_ section: String, _ title: String) -> SourceCitation {
         SourceCitation(
