@@ -35,7 +35,8 @@ public final class PostgresStore: Store {
 
     public var changeCounter: UInt64 { counters.withLockedValue { $0.changes } }
 
-    /// Statements sent to the database by this store object (each protocol call sends one).
+    /// Statements sent to the database by this store object: one per protocol call, except that concurrent code flow
+    /// steps share one (`PostgresStepBatches`; a step its batch does not answer then sends its own).
     public var roundTrips: UInt64 { counters.withLockedValue { $0.roundTrips } }
 
     /// Moves `changeCounter`: after a local change has committed, and for every notification of any instance's.
