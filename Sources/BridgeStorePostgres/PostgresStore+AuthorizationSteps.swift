@@ -5,9 +5,9 @@ import PostgresNIO
 /// The authorize flow's steps, each one transaction: the decision between read and write is
 /// `AuthorizationDecision`'s, in Swift, so these are `BEGIN`, a read, the writes and `COMMIT` on one connection.
 extension PostgresStore {
-    /// Concurrent requests whose code can be issued share one statement (`issueInBatch`); the others, and any the batch
-    /// did not issue for, one prepared statement (`StartAuthorizationQuery`): the session, its user and their consent are read,
-    /// `AuthorizationDecision`'s rule is applied to them in SQL (its inputs that do not come from the database are
+    /// Concurrent requests whose code can be issued share one statement (`issueInBatch`); the others, and any the
+    /// batch did not issue for, one prepared statement (`StartAuthorizationQuery`): the session, its user and their
+    /// consent are read, `AuthorizationDecision`'s rule is applied to them in SQL (its inputs that do not come from the database are
     /// computed here first, by its own functions), and either the grant and code are created or the request is parked.
     public func startAuthorization(
         _ pending: PendingAuthorizationRecord, session: TokenDigest?, issue: CodeIssue, park: Bool, at now: Date

@@ -33,21 +33,24 @@ struct RedeemedInBatch: Sendable {
 
 extension PostgresStore {
     /// `item` through the batch of authorize requests: its user and sign-in time when its code was issued, nil when
-    /// it must be sent alone. A failed batch (a constraint one request broke) sends every request alone, so each gets
-    /// its own answer; a database that cannot be reached fails them all at once.
+    /// it must be sent alone.
     func issueInBatch(_ item: IssueBatchQuery.Item) async throws -> IssuedInBatch? {
-        do {
-            return try await batches.issues.submit(item) { [self] items in try await runIssueBatch(items) }
-        } catch let error where Self.isRetriedAlone(error) {
-            return nil
-        }
+        try await throughBatch(batches.issues, item) { [self] items in try await runIssueBatch(items) }
     }
 
     /// `item` through the batch of code redemptions: the consumed code and its grant, or nil when it must be sent
-    /// alone (as `issueInBatch`).
+    /// alone.
     func redeemInBatch(_ item: RedemptionBatchQuery.Item) async throws -> RedeemedInBatch? {
+        try await throughBatch(batches.redemptions, item) { [self] items in try await runRedemptionBatch(items) }
+    }
+
+    /// A failed batch (a constraint one request broke) sends every request alone (nil), so each gets its own answer;
+    /// a database that cannot be reached fails them all at once.
+    private func throughBatch<Item: Sendable, Output: Sendable>(
+        _ batcher: WriteBatcher<Item, Output?>, _ item: Item, run: @escaping WriteBatcher<Item, Output?>.Run
+    ) async throws -> Output? {
         do {
-            return try await batches.redemptions.submit(item) { [self] items in try await runRedemptionBatch(items) }
+            return try await batcher.submit(item, run: run)
         } catch let error where Self.isRetriedAlone(error) {
             return nil
         }

@@ -49,9 +49,9 @@ extension PostgresStore {
     }
 
     /// Concurrent redemptions of live codes share one statement (`redeemInBatch`); otherwise, and for every code the
-    /// batch did not consume, one prepared statement (`CodeRedemptionQuery`). `code` is the row as this statement's snapshot saw it;
-    /// `consumed` is whether the conditional UPDATE took it. A replay (the snapshot shows it redeemed, or the UPDATE lost the race to a concurrent redemption) revokes the
-    /// grant in the same statement.
+    /// batch did not consume, one prepared statement (`CodeRedemptionQuery`). `code` is the row as this statement's
+    /// snapshot saw it; `consumed` is whether the conditional UPDATE took it. A replay (the snapshot shows it
+    /// redeemed, or the UPDATE lost the race to a concurrent redemption) revokes the grant in the same statement.
     ///
     /// The token response (`issuing`) and the grant's new session context are written by the same statement, from
     /// the consumed row: nothing is recorded unless this call won the code.
