@@ -141,7 +141,7 @@ public final class PostgresStore: Store {
                 return false
             }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                _ = await Deadline.sleep(for: timeout)
                 return false
             }
             defer { group.cancelAll() }
