@@ -33,7 +33,8 @@ release: deps
 CHILD_PROCESS_SUITES = SignInBridgeCLITests|FetchCommandTests|AndroidManifestStructureTests
 # The checkpoint test bounds how far SQLite's write-ahead log grows while eight writers race its checkpointer: beside
 # the parallel run on 2 busy cores the checkpointer starves (28 MB once, 2.3 to 3.2 MB alone), so it runs alone too.
-SERIAL_SUITES = $(CHILD_PROCESS_SUITES)|SQLiteCheckpointTests
+# DeadlineTests keeps every thread of the cooperative pool busy on purpose, so it runs alone as well.
+SERIAL_SUITES = $(CHILD_PROCESS_SUITES)|SQLiteCheckpointTests|DeadlineTests
 
 # docs_commands.py runs every sh and console block of README.md and docs/*.md, so no documented command rots (about a
 # minute, most of it the conformance run it includes); docs_commands_test.py first shows it fails what it must.
