@@ -72,7 +72,7 @@ struct BridgeServices: Sendable {
             verifier: accessTokenVerifier, maxHeaderBytes: configuration.limits.maxHeaderValueBytes, dpop: dpop)
         bodies = RequestBodyReader(configuration)
         authorizeEnvironment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
-        upstreams = UpstreamProviders(configuration: configuration)
+        upstreams = UpstreamProviders(configuration: configuration, metrics: metrics)
 
         // Checked by `config check` at load; a key file changed since then leaves no attester (attestations refused).
         let attesters = (try? ClientAttesters(configuration: configuration.clientAttestation)) ?? ClientAttesters(attesters: [])

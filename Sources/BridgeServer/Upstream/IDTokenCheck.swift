@@ -3,7 +3,7 @@ import Foundation
 import SignInProtocol
 
 /// The checks of OpenID Connect Core 1.0 §3.1.3.7 on an upstream ID token's header and claims, after its signature
-/// was verified against the provider's JWKS (`UpstreamKeys`). Pure: the clock is passed in.
+/// was verified against the provider's JWKS (`RemoteKeySet`). Pure: the clock is passed in.
 struct IDTokenCheck: Sendable {
     /// The provider's issuer, exactly as its discovery document says (item 2).
     var issuer: String

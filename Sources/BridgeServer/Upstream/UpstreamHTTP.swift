@@ -22,6 +22,8 @@ struct UpstreamHTTP: Sendable {
     struct Answer: Sendable {
         var status: Int
         var body: [UInt8]
+        /// How long the answer may be kept (RFC 9111 §5.2), for the JWKS.
+        var cacheControl: String? = nil
     }
 
     func get(_ url: String, bearer: String? = nil, timeout seconds: Int) async throws -> Answer {
@@ -70,7 +72,7 @@ struct UpstreamHTTP: Sendable {
         }
         let status = Int(response.status.code)
         if status >= 500 { throw UpstreamFailure(.serverError, "\(Self.withoutQuery(request.url)) answered \(status)") }
-        return Answer(status: status, body: body)
+        return Answer(status: status, body: body, cacheControl: response.headers.first(name: "Cache-Control"))
     }
 
     static func withoutQuery(_ url: String) -> String { String(url.prefix { $0 != "?" }) }

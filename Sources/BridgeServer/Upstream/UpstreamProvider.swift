@@ -9,10 +9,10 @@ actor UpstreamProvider {
     let settings: BridgeConfiguration.Upstream
     let callbackURL: String
     let http: UpstreamHTTP
-    let keys: UpstreamKeys
+    let keys: RemoteKeySet
     private var cachedMetadata: ProviderMetadata?
 
-    init(settings: BridgeConfiguration.Upstream, callbackURL: String, http: UpstreamHTTP, keys: UpstreamKeys = UpstreamKeys()) {
+    init(settings: BridgeConfiguration.Upstream, callbackURL: String, http: UpstreamHTTP, keys: RemoteKeySet = RemoteKeySet()) {
         self.settings = settings
         self.callbackURL = callbackURL
         self.http = http
@@ -74,10 +74,10 @@ actor UpstreamProvider {
         do {
             let header = try IDTokenCheck.header(of: idToken)
             let (http, jwksURI, timeout) = (self.http, metadata.jwksURI, settings.timeoutSeconds)
-            try await keys.verify(idToken, kid: header.kid) {
+            try await Self.verifySignature(of: idToken, kid: header.kid, keys: keys) {
                 let jwks = try await http.get(jwksURI, timeout: timeout)
                 guard jwks.status == 200 else { throw UpstreamFailure(.badResponse, "\(jwksURI) answered \(jwks.status)") }
-                return jwks.body
+                return RemoteKeySet.Fetched(body: jwks.body, cacheControl: jwks.cacheControl)
             }
             claims = try IDTokenCheck.claims(of: idToken)
             subject = try IDTokenCheck(
@@ -99,6 +99,23 @@ actor UpstreamProvider {
             subject: subject, name: claims[names.name]?.string, email: claims[names.email]?.string,
             emailVerified: claims[names.emailVerified]?.isTrue ?? false,
             phoneNumber: claims[names.phoneNumber]?.string)
+    }
+
+    /// The ID token's signature against the provider's keys: a key it does not have is the token's fault
+    /// (`IDTokenProblem`), keys that cannot be fetched the provider's (`UpstreamFailure`).
+    static func verifySignature(
+        of idToken: String, kid: String?, keys: RemoteKeySet,
+        fetch: @escaping @Sendable () async throws -> RemoteKeySet.Fetched
+    ) async throws {
+        do throws(RemoteKeySet.Problem) {
+            try await keys.verify(idToken, kid: kid, fetch: fetch)
+        } catch {
+            switch error {
+            case .unknownKey: throw IDTokenProblem.unknownKey
+            case .badSignature: throw IDTokenProblem.badSignature
+            case .unavailable(let why): throw UpstreamFailure(.unreachable, why)
+            }
+        }
     }
 
     struct TokenAnswer: Decodable {

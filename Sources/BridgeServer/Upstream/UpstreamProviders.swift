@@ -8,7 +8,7 @@ struct UpstreamProviders: Sendable {
     let byID: [String: UpstreamProvider]
     let client: UpstreamHTTPClient?
 
-    init(configuration: BridgeConfiguration) {
+    init(configuration: BridgeConfiguration, metrics: BridgeMetrics? = nil) {
         guard !configuration.upstreams.isEmpty else {
             self.byID = [:]
             self.client = nil
@@ -18,8 +18,10 @@ struct UpstreamProviders: Sendable {
         let http = UpstreamHTTP(client: client)
         var byID = [String: UpstreamProvider]()
         for upstream in configuration.upstreams {
+            let events = metrics.map { KeySetMetrics(source: upstream.id, metrics: $0) }
             byID[upstream.id] = UpstreamProvider(
-                settings: upstream, callbackURL: upstream.callbackURL(in: configuration), http: http)
+                settings: upstream, callbackURL: upstream.callbackURL(in: configuration), http: http,
+                keys: RemoteKeySet(events: { event in events?.record(event) }))
         }
         self.byID = byID
         self.client = client

@@ -33,9 +33,11 @@ import Testing
     }
 
     /// Signature, then claims, as `UpstreamProvider.signIn` runs them.
-    func validate(_ token: String, jwks: String, keys: UpstreamKeys = UpstreamKeys()) async throws -> String {
+    func validate(_ token: String, jwks: String, keys: RemoteKeySet = RemoteKeySet()) async throws -> String {
         let header = try IDTokenCheck.header(of: token)
-        try await keys.verify(token, kid: header.kid) { Array(jwks.utf8) }
+        try await UpstreamProvider.verifySignature(of: token, kid: header.kid, keys: keys) {
+            RemoteKeySet.Fetched(body: Array(jwks.utf8))
+        }
         return try check.check(IDTokenCheck.claims(of: token))
     }
 
@@ -90,7 +92,7 @@ import Testing
     @Test func anUnknownKidFetchesTheJWKSOnceMore() async throws {
         let old = try await SigningKeySet.generate()
         let rotated = try await SigningKeySet.generate()
-        let keys = UpstreamKeys(minimumRefetch: .zero)
+        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero))
         let served = JWKSServed(old.jwksJSON)
         _ = try await validateServed(Self.sign(Self.claims(), with: old), served: served, keys: keys)
         #expect(await keys.fetches == 1)
@@ -106,7 +108,7 @@ import Testing
     @Test func unknownKidsDoNotFetchMoreOftenThanTheMinimumInterval() async throws {
         let known = try await SigningKeySet.generate()
         let stranger = try await SigningKeySet.generate()
-        let keys = UpstreamKeys(minimumRefetch: .seconds(3600))
+        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .seconds(3600)))
         let served = JWKSServed(known.jwksJSON)
         _ = try await validateServed(Self.sign(Self.claims(), with: known), served: served, keys: keys)
         for _ in 0..<3 {
@@ -117,9 +119,11 @@ import Testing
         #expect(await keys.fetches == 1)
     }
 
-    func validateServed(_ token: String, served: JWKSServed, keys: UpstreamKeys) async throws -> String {
+    func validateServed(_ token: String, served: JWKSServed, keys: RemoteKeySet) async throws -> String {
         let header = try IDTokenCheck.header(of: token)
-        try await keys.verify(token, kid: header.kid) { Array(served.document.utf8) }
+        try await UpstreamProvider.verifySignature(of: token, kid: header.kid, keys: keys) {
+            RemoteKeySet.Fetched(body: Array(served.document.utf8))
+        }
         return try check.check(IDTokenCheck.claims(of: token))
     }
 }
