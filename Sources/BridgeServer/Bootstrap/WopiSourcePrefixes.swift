@@ -10,6 +10,8 @@ struct WopiSourcePrefixes: Sendable {
     struct Prefix: Sendable {
         let origin: WebOrigin
         let pathSegments: [Substring]
+        /// The prefix as configured, without a trailing `/`: a file's WopiSrc is this, `/` and the file id.
+        let text: Substring
     }
 
     let prefixes: [Prefix]
@@ -17,7 +19,9 @@ struct WopiSourcePrefixes: Sendable {
     init(_ strings: [String]) {
         prefixes = strings.compactMap { string in
             guard let parts = Self.parts(string) else { return nil }
-            return Prefix(origin: parts.origin, pathSegments: parts.segments)
+            var text = Substring(string)
+            while text.hasSuffix("/") { text = text.dropLast() }
+            return Prefix(origin: parts.origin, pathSegments: parts.segments, text: text)
         }
     }
 
