@@ -106,7 +106,9 @@ struct ConfigurationChecks {
                 }
                 if client.wopiServer {
                     // RFC 7662 §2.1: the introspection endpoint requires the caller to authenticate.
-                    error("\(path).wopiServer", "a WOPI server introspects tokens and must authenticate; set public: false and give it a secret")
+                    error(
+                        "\(path).wopiServer",
+                        "a WOPI server introspects tokens and must authenticate; set public: false and give it a secret")
                 }
             } else if client.allSecrets.isEmpty && !client.requiresAttestation {
                 error(

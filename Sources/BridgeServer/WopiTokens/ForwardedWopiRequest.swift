@@ -33,7 +33,7 @@ struct ForwardedWopiRequest: Sendable, Hashable {
         var repeated: String?
         func one(_ name: HTTPField.Name) -> String? {
             let values = headers[values: name]
-            if values.count > 1 { repeated = repeated ?? name.canonicalName }
+            if values.count > 1 { repeated = repeated ?? name.rawName }
             return values.first
         }
         let envoyPath = path.hasPrefix(WopiForwardAuthEndpoint.path + "/")

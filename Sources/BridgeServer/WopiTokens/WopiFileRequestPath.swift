@@ -15,8 +15,9 @@ extension WopiSourcePrefixes {
         var found: [String] = []
         for prefix in prefixes where host == nil || host == prefix.origin.host {
             let count = prefix.pathSegments.count
-            guard segments.count == count + 1 || (segments.count == count + 2 && Self.fileSubresources.contains(segments[count + 1])),
-                zip(prefix.pathSegments, segments).allSatisfy({ $0 == $1 })
+            let isFile = segments.count == count + 1
+                || (segments.count == count + 2 && Self.fileSubresources.contains(segments[count + 1]))
+            guard isFile, zip(prefix.pathSegments, segments).allSatisfy({ $0 == $1 })
             else { continue }
             found.append(prefix.text + "/" + segments[count])
         }

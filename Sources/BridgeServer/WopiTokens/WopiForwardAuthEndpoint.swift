@@ -35,7 +35,9 @@ struct WopiForwardAuthEndpoint: Sendable {
         guard let uri = request.originalURI else {
             throw Self.badRequest("no original URI: send X-Original-URI (nginx) or X-Forwarded-Uri (Traefik)")
         }
-        guard uri.utf8.count <= maxHeaderBytes else { throw Self.badRequest("the original URI is over \(maxHeaderBytes) bytes") }
+        guard uri.utf8.count <= maxHeaderBytes else {
+            throw Self.badRequest("the original URI is over \(maxHeaderBytes) bytes")
+        }
         guard Self.methods.contains(request.method) else {
             throw Self.badRequest("WOPI requests are GET or POST, not \(request.method.prefix(16))")
         }
