@@ -34,7 +34,7 @@ struct WopiSourcePrefixes: Sendable {
     }
 
     /// A segment that means itself once decoded: valid percent-encoding, not `.` or `..`, no `/`, `\\` or control.
-    private static func isPlainSegment(_ segment: Substring) -> Bool {
+    static func isPlainSegment(_ segment: Substring) -> Bool {
         guard let decoded = String(segment).removingPercentEncoding, decoded != ".", decoded != ".." else { return false }
         return !decoded.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
     }

@@ -13,17 +13,17 @@ extension WopiSourcePrefixes {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         let host = forwardedHost.map(Self.hostName)
         var found: [String] = []
+        // The same rule as a bootstrap's WopiSrc (`contains`) for the one segment not taken from the configuration:
+        // no dot segments, encoded slashes or controls in the file id.
         for prefix in prefixes where host == nil || host == prefix.origin.host {
             let count = prefix.pathSegments.count
             let isFile = segments.count == count + 1
                 || (segments.count == count + 2 && Self.fileSubresources.contains(segments[count + 1]))
-            guard isFile, zip(prefix.pathSegments, segments).allSatisfy({ $0 == $1 })
+            guard isFile, zip(prefix.pathSegments, segments).allSatisfy({ $0 == $1 }), Self.isPlainSegment(segments[count])
             else { continue }
             found.append(prefix.text + "/" + segments[count])
         }
-        // The same rules as a bootstrap's WopiSrc: no dot segments, encoded slashes or controls in the file id.
-        guard found.count == 1, contains(found[0]) else { return nil }
-        return found[0]
+        return found.count == 1 ? found[0] : nil
     }
 
     /// `host[:port]` or `[v6]:port` (RFC 9110 §7.2) without the port, in lower case as `WebOrigin` keeps hosts.

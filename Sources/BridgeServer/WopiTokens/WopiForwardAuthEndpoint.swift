@@ -66,7 +66,8 @@ struct WopiForwardAuthEndpoint: Sendable {
     }
 
     /// The one token of the request: `access_token` in the query, the Bearer credential, or both when equal (Office
-    /// sends both); two different ones are refused, as RFC 6750 §2 allows one method per request.
+    /// for the web sends both, Microsoft's FAQ "access token header and url"); two different ones are refused, as
+    /// RFC 6750 §2 allows one method per request.
     private func token(query: Substring, authorization: String?) throws(BearerRefusal) -> String {
         let parameters: FormParameters
         do {

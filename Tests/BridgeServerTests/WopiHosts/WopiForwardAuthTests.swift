@@ -23,6 +23,12 @@ struct WopiForwardAuthTests {
         return (WopiAccessTokenSeal(keys: bridge.app.services.keys).seal(claims), grant)
     }
 
+    /// `token` with its seal's first character changed: every bit of it is the MAC's.
+    static func forged(_ token: String) -> String {
+        let seal = token.split(separator: ".").last!
+        return token.dropLast(seal.count) + (seal.first == "A" ? "B" : "A") + seal.dropFirst()
+    }
+
     static func nginx(
         _ uri: String?, method: String = "GET", host: String? = nil, authorization: String? = nil
     ) -> ForwardedWopiRequest {
@@ -123,7 +129,13 @@ struct WopiForwardAuthTests {
         #expect(await status(other) == 403)
         #expect(await status(token, "/wopi/files/43") == 403)
         #expect(await status(ecosystem) == 403)
-        #expect(await status(String(token.dropLast()) + (token.hasSuffix("A") ? "B" : "A")) == 401)
+        #expect(await status(Self.forged(token)) == 401)
+        // The seal's last character has two unused bits (RFC 4648 §3.5), zero as written: the next character of the
+        // alphabet (always the next ASCII letter or digit there) spells the same MAC, and is refused.
+        let respelled = String(token.dropLast()) + String(Character(Unicode.Scalar(token.last!.asciiValue! + 1)))
+        #expect(Base64URL.decode(String(respelled.split(separator: ".").last!))
+            == Base64URL.decode(String(token.split(separator: ".").last!)))
+        #expect(await status(respelled) == 401)
         let twoTokens = Self.nginx("/wopi/files/42?access_token=\(token)", authorization: "Bearer \(other)")
         #expect(await Self.refusal(endpoint, twoTokens).map(Self.answer)?.status == 400)
         #expect(await status(token) == nil)
@@ -137,6 +149,21 @@ struct WopiForwardAuthTests {
         let unread = try await Self.token(bridge).token
         try await bridge.store.close()
         #expect(await Self.refusal(endpoint, Self.nginx("/wopi/files/42?access_token=\(unread)")) == .storeUnavailable)
+    }
+
+    @Test func aPathNamesAFileUnderExactlyOnePrefix() {
+        let prefixes = WopiSourcePrefixes([
+            "https://a.example/wopi/files/", "https://b.example/wopi/files", "https://a.example/docs/wopi/files/",
+        ])
+        #expect(prefixes.fileSource(path: "/wopi/files/1", forwardedHost: "B.example:443") == "https://b.example/wopi/files/1")
+        // One path on two hosts, and no host said: neither (a token of a.example's file 1 must not open b.example's).
+        #expect(prefixes.fileSource(path: "/wopi/files/1", forwardedHost: nil) == nil)
+        #expect(prefixes.fileSource(path: "/docs/wopi/files/1/contents", forwardedHost: nil) == "https://a.example/docs/wopi/files/1")
+        #expect(prefixes.fileSource(path: "//docs//wopi/files/1", forwardedHost: "a.example") == "https://a.example/docs/wopi/files/1")
+        for id in ["%2F", "%2e", "..", "%00", "a%5Cb", "%zz"] {
+            #expect(prefixes.fileSource(path: "/docs/wopi/files/\(id)", forwardedHost: nil) == nil, "\(id)")
+        }
+        #expect(prefixes.fileSource(path: "/wopi/files/1", forwardedHost: "[::1]:8080") == nil)
     }
 
     @Test func envoyAndTraefikDescribeTheOriginalRequestTheirWay() {

@@ -65,8 +65,9 @@ def ecosystem_token(port, access_token):
 
 
 def forged(token):
-    """The token with its seal's last character changed."""
-    return token[:-1] + ("A" if token[-1] != "A" else "B")
+    """The token with its seal's first character changed (every bit of it is the MAC's)."""
+    head, seal = token.rsplit(".", 1)
+    return head + "." + ("A" if seal[0] != "A" else "B") + seal[1:]
 
 
 def _b64(data: bytes) -> str:
