@@ -196,6 +196,25 @@ def run(bridge_port, nginx_port, prefix, backend, server, work):
     status, reached, _ = wopi(path_a, token_a)
     check(status == 200 and len(reached) == 1, "the first sign-in's token still passes")
 
+    # The check itself, asked directly with what a confused or hostile proxy could send: a 4xx each, never a pass and
+    # never a 5xx.
+    hostile = [
+        {},
+        {"X-Original-URI": b"/wopi/files/\xff\xfe?access_token=" + token_a.encode()},
+        {"X-Original-URI": path_a + "/../../admin?access_token=" + token_a},
+        {"X-Original-URI": "/wopi/files/%2e%2e?access_token=" + token_a},
+        {"X-Original-URI": "/wopi/files/a%00b?access_token=" + token_a},
+        {"X-Original-URI": path_a + "?access_token=" + token_a + "&access_token=" + token_a},
+        {"X-Original-URI": path_a + "?access_token=%", "X-Original-Method": "GET"},
+        {"X-Original-URI": path_a + "?access_token=" + token_a, "X-Original-Method": "DELETE"},
+        {"X-Original-URI": path_a + "?access_token=" + token_a, "X-Forwarded-Host": "attacker.test"},
+        {"X-Original-URI": path_a + "?access_token=" + "w1." + "A" * 7000},
+        {"X-Original-URI": path_a, "Authorization": "Bearer " + bob_b},
+        {"X-Forwarded-Uri": urllib.parse.urlsplit(file_b).path + "?access_token=" + token_a},
+    ]
+    answers = [request("127.0.0.1", bridge_port, "GET", "/wopi/auth", headers=h)[0] for h in hostile]
+    check(all(400 <= a < 500 for a in answers), "hostile sub-requests straight to /wopi/auth: a 4xx each", answers)
+
     server.stop()
     status, reached, _ = wopi(path_a, token_a)
     check(status in (500, 502, 503) and not reached, "with SignInBridge stopped nginx answers an error, passes nothing",
