@@ -7,11 +7,6 @@ import SignInProtocol
 /// (`WopiForwardAuthEndpoint`, docs/wopi-hosts.md). GET and POST, since nginx's sub-request keeps the original
 /// method and Envoy's `ext_authz` sends it; below the path, the original path for Envoy's `path_prefix`.
 extension BridgeRoutes {
-    static let wopiUserID = HTTPField.Name("X-WOPI-User-Id")!
-    static let wopiSignInName = HTTPField.Name("X-WOPI-Sign-In-Name")!
-    static let wopiTokenExpiry = HTTPField.Name("X-WOPI-Token-Expiry")!
-    static let wopiClientID = HTTPField.Name("X-WOPI-Client-Id")!
-
     func registerWopiForwardAuth(on router: Router<BridgeRequestContext>) {
         let challenge = BearerChallenge(realm: configuration.issuer)
         let handler: @Sendable (Request, BridgeRequestContext) async -> Response = { request, context in
@@ -37,8 +32,8 @@ extension BridgeRoutes {
     /// 200 with the fields the proxy copies onto the request it passes on; no body, and never cached.
     static func response(_ answer: WopiForwardAuthAnswer) -> Response {
         let headers: HTTPFields = [
-            wopiUserID: fieldValue(answer.userID), wopiSignInName: fieldValue(answer.signInName),
-            wopiTokenExpiry: String(answer.tokenExpiry), wopiClientID: fieldValue(answer.clientID),
+            .wopiUserID: fieldValue(answer.userID), .wopiSignInName: fieldValue(answer.signInName),
+            .wopiTokenExpiry: String(answer.tokenExpiry), .wopiClientID: fieldValue(answer.clientID),
             .wopiSrc: fieldValue(answer.wopiSource), .cacheControl: "no-store",
         ]
         return Response(status: .ok, headers: headers)
@@ -52,4 +47,12 @@ extension BridgeRoutes {
 
     private static let printableASCII = CharacterSet(charactersIn: Unicode.Scalar(0x20)...Unicode.Scalar(0x7E))
         .subtracting(CharacterSet(charactersIn: "%"))
+}
+
+/// The fields the forward-auth check's 200 carries for the proxy to copy onto the request (docs/wopi-hosts.md).
+extension HTTPField.Name {
+    static let wopiUserID = Self("X-WOPI-User-Id")!
+    static let wopiSignInName = Self("X-WOPI-Sign-In-Name")!
+    static let wopiTokenExpiry = Self("X-WOPI-Token-Expiry")!
+    static let wopiClientID = Self("X-WOPI-Client-Id")!
 }

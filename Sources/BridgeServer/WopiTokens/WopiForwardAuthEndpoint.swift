@@ -39,7 +39,7 @@ struct WopiForwardAuthEndpoint: Sendable {
             throw Self.badRequest("the original URI is over \(maxHeaderBytes) bytes")
         }
         guard Self.methods.contains(request.method) else {
-            throw Self.badRequest("WOPI requests are GET or POST, not \(request.method.prefix(16))")
+            throw Self.badRequest("the original method is not GET or POST, the WOPI REST API's methods")
         }
         let path = uri.prefix { $0 != "?" }
         guard path.hasPrefix("/"),

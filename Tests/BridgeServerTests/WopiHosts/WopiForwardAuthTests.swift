@@ -197,9 +197,9 @@ struct WopiForwardAuthTests {
             let uri = HTTPField.Name("X-Original-URI")!
             try await client.execute(uri: "/wopi/auth", method: .get, headers: [uri: "/wopi/files/42?access_token=\(token)"]) {
                 #expect($0.status == .ok)
-                #expect($0.headers[HTTPField.Name("X-WOPI-User-Id")!] == "alice")
-                #expect($0.headers[HTTPField.Name("X-WOPI-Sign-In-Name")!] == "alice@contoso.com")
-                #expect($0.headers[HTTPField.Name("X-WOPI-Token-Expiry")!] == "1800000600000")
+                #expect($0.headers[.wopiUserID] == "alice")
+                #expect($0.headers[.wopiSignInName] == "alice@contoso.com")
+                #expect($0.headers[.wopiTokenExpiry] == "1800000600000")
                 #expect($0.headers[.wopiSrc] == Self.file)
                 #expect($0.headers[.cacheControl] == "no-store")
             }
@@ -215,7 +215,7 @@ struct WopiForwardAuthTests {
             try await client.execute(uri: "/wopi/auth", method: .get, headers: [uri: "/wopi/files/42?access_token=w1.a.b.c"]) {
                 #expect($0.status == .unauthorized)
                 #expect($0.headers[.wwwAuthenticate]?.contains(#"error="invalid_token""#) == true)
-                #expect($0.headers[HTTPField.Name("X-WOPI-User-Id")!] == nil)
+                #expect($0.headers[.wopiUserID] == nil)
             }
             try await client.execute(uri: "/wopi/auth", method: .get, headers: [uri: "/wopi/files/43?access_token=\(token)"]) {
                 #expect($0.status == .forbidden)
