@@ -8,8 +8,9 @@ packages=(pkg-config libxml2-dev libsqlite3-dev)
 case "$purpose" in
   # python3-venv: scripts/test/python-venv.sh makes a venv with the independent SARIF/JSON Schema validators;
   # chromium and chromium-driver: the browser end-to-end test (scripts/e2e); curl: the docs' commands
-  # (scripts/test/docs_commands.py runs the curl lines of README.md and docs/).
-  test)  packages+=(python3 python3-venv chromium chromium-driver curl) ;;
+  # (scripts/test/docs_commands.py runs the curl lines of README.md and docs/); nginx: the reverse proxy
+  # scripts/test/wopi_forward_auth.py puts in front of a WOPI host (auth_request).
+  test)  packages+=(python3 python3-venv chromium chromium-driver curl nginx) ;;
   # valgrind, binutils (strip), bc: scripts/bench/protocol.sh --instructions and scripts/bench/lint.sh;
   # libxml2-utils (xmllint) and python3: scripts/bench/lint.sh; linux-perf: the profiles scripts/bench/all.sh takes.
   bench) packages+=(nginx wrk libxml2-utils python3 python3-venv valgrind binutils bc linux-perf) ;;

@@ -39,6 +39,7 @@ struct BridgeRoutes: Sendable {
         registerPartnerAppAssociations(on: router)
         registerAuthorize(on: router)
         registerFirstPartyApps(on: router)
+        registerWopiForwardAuth(on: router)
     }
 
     func bootstrap(_ request: Request, _ context: BridgeRequestContext) async -> Response {

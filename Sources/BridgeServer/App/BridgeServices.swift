@@ -48,6 +48,8 @@ struct BridgeServices: Sendable {
     // Office.
     let bootstrap: BootstrapService
     let wopiAccessTokens: WopiAccessTokenVerifier
+    /// `GET /wopi/auth`: a reverse proxy's sub-request in front of a WOPI host (docs/wopi-hosts.md).
+    let wopiForwardAuth: WopiForwardAuthEndpoint
 
     init(
         configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, metrics: BridgeMetrics,
@@ -91,8 +93,11 @@ struct BridgeServices: Sendable {
             verifier: accessTokenVerifier, merchants: merchants, dpop: dpop,
             stepUp: configuration.firstPartyApps.enabled ? StepUpSessionSeal(signingKeys: keys) : nil, now: now)
         revocation = RevocationEndpoint(authenticator: clients, verifier: accessTokenVerifier, store: store, now: now)
+        wopiAccessTokens = WopiAccessTokenVerifier(keys: keys, store: store, statusMaxAge: statusMaxAge)
         introspection = IntrospectionEndpoint(
-            authenticator: clients, verifier: accessTokenVerifier, store: store, issuer: configuration.issuer, now: now)
+            authenticator: clients, verifier: accessTokenVerifier,
+            wopiTokens: WopiTokenIntrospection(verifier: wopiAccessTokens, issuer: configuration.issuer), store: store,
+            issuer: configuration.issuer, now: now)
         exchange = ExchangeEndpoint(
             bearer: bearer, store: store, merchants: merchants, lifetimes: configuration.exchange,
             limit: InputLimit(maxBytes: configuration.limits.maxBodyBytes), now: now)
@@ -122,6 +127,8 @@ struct BridgeServices: Sendable {
         bootstrap = BootstrapService(
             configuration: configuration, store: store, verifier: accessTokenVerifier, seal: WopiAccessTokenSeal(keys: keys),
             now: now)
-        wopiAccessTokens = WopiAccessTokenVerifier(keys: keys, store: store, statusMaxAge: statusMaxAge)
+        wopiForwardAuth = WopiForwardAuthEndpoint(
+            verifier: wopiAccessTokens, wopiSources: WopiSourcePrefixes(configuration.wopi.wopiSrcPrefixes),
+            maxHeaderBytes: configuration.limits.maxHeaderValueBytes, now: now)
     }
 }

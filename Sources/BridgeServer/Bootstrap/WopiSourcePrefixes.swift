@@ -10,6 +10,8 @@ struct WopiSourcePrefixes: Sendable {
     struct Prefix: Sendable {
         let origin: WebOrigin
         let pathSegments: [Substring]
+        /// The prefix as configured, without a trailing `/`: a file's WopiSrc is this, `/` and the file id.
+        let text: Substring
     }
 
     let prefixes: [Prefix]
@@ -17,7 +19,9 @@ struct WopiSourcePrefixes: Sendable {
     init(_ strings: [String]) {
         prefixes = strings.compactMap { string in
             guard let parts = Self.parts(string) else { return nil }
-            return Prefix(origin: parts.origin, pathSegments: parts.segments)
+            var text = Substring(string)
+            while text.hasSuffix("/") { text = text.dropLast() }
+            return Prefix(origin: parts.origin, pathSegments: parts.segments, text: text)
         }
     }
 
@@ -30,7 +34,7 @@ struct WopiSourcePrefixes: Sendable {
     }
 
     /// A segment that means itself once decoded: valid percent-encoding, not `.` or `..`, no `/`, `\\` or control.
-    private static func isPlainSegment(_ segment: Substring) -> Bool {
+    static func isPlainSegment(_ segment: Substring) -> Bool {
         guard let decoded = String(segment).removingPercentEncoding, decoded != ".", decoded != ".." else { return false }
         return !decoded.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
     }

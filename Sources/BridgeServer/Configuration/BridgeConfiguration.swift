@@ -255,6 +255,10 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var requireDPoP: Bool
         /// Attestation-based client authentication for this client; nil: allowed, not required.
         public var attestation: Attestation?
+        /// The server of a WOPI host (in any language): it may introspect the WOPI access tokens the bootstrapper
+        /// hands out (RFC 7662, `docs/wopi-hosts.md`). A permission beside the client's other settings, not a kind
+        /// of client, so that the host's web back end can be both a token-exchange client and a WOPI server.
+        public var wopiServer: Bool
 
         /// A client with `required` must authenticate with `attest_jwt_client_auth` and needs no secret.
         public struct Attestation: Sendable, Codable, Hashable {

@@ -104,6 +104,12 @@ struct ConfigurationChecks {
                 if client.grants.contains(.clientCredentials) {
                     error("\(path).grants", "client_credentials needs a confidential client (RFC 6749 §4.4)")
                 }
+                if client.wopiServer {
+                    // RFC 7662 §2.1: the introspection endpoint requires the caller to authenticate.
+                    error(
+                        "\(path).wopiServer",
+                        "a WOPI server introspects tokens and must authenticate; set public: false and give it a secret")
+                }
             } else if client.allSecrets.isEmpty && !client.requiresAttestation {
                 error(
                     "\(path).secretHash",

@@ -11,21 +11,28 @@ struct IntrospectionResponse: Encodable, Equatable {
     var exp: Int?
     var iat: Int?
     var sub: String?
+    /// §2.2's human-readable name of the resource owner: a WOPI token's user's sign-in name.
+    var username: String?
     var aud: String?
     var iss: String?
     var jti: String?
     /// RFC 9449 §6.2: the key a DPoP-bound token is bound to.
     var cnf: AccessTokenClaims.Confirmation?
+    /// A WOPI access token's WopiSrc (the one file it is for, `GET_NEW_ACCESS_TOKEN`); absent for the ecosystem and
+    /// root container tokens, which are for no one file (docs/wopi-hosts.md).
+    var wopi_src: String?
 
     static let inactive = IntrospectionResponse(active: false)
 }
 
 /// Token introspection (RFC 7662), for authenticated clients only. A token is reported active only to the client it
 /// was issued to; for anyone else, and for unknown, expired, rotated or revoked tokens, the answer is just
-/// `{"active":false}` (§2.2), so introspection cannot be used to probe other clients' tokens (§4).
+/// `{"active":false}` (§2.2), so introspection cannot be used to probe other clients' tokens (§4). WOPI access tokens
+/// are reported only to clients with `wopiServer` (`WopiTokenIntrospection`).
 struct IntrospectionEndpoint: Sendable {
     let authenticator: ClientAuthenticator
     let verifier: AccessTokenVerifier
+    let wopiTokens: WopiTokenIntrospection
     let store: any TokenStore
     let issuer: String
     let now: @Sendable () -> Date
@@ -43,6 +50,8 @@ struct IntrospectionEndpoint: Sendable {
                 token_type: verified.claims.tokenType,
                 exp: Int(verified.record.expiresAt.timeIntervalSince1970), iat: Int(verified.record.issuedAt.timeIntervalSince1970),
                 sub: verified.grant.subject, aud: issuer, iss: issuer, jti: verified.record.tokenID, cnf: verified.claims.cnf)
+        case .wopiAccessToken(let value):
+            return try await wopiTokens.introspect(value, for: client, at: time)
         case .refreshToken(let value):
             let status = try await storeCall { try await store.refreshTokenStatus(TokenDigest(of: value), at: time) }
             guard case .active(let record, let grant) = status, record.clientID == client.id else { return .inactive }

@@ -24,6 +24,10 @@ struct RevocationEndpoint: Sendable {
             // nothing. Forged, foreign and other clients' tokens are left alone.
             guard let claims = try? await verifier.verifiedClaims(jwt, at: time), claims.client_id == client.id else { return }
             _ = try await storeCall { try await store.revokeAccessToken(tokenID: claims.jti.value, at: time) }
+        case .wopiAccessToken:
+            // A WOPI token carries its own proof and ends with its grant (docs/wopi-access-tokens.md): revoke the
+            // refresh token. RFC 7009 §2.2 answers 200 for a token the server does not revoke.
+            return
         case .refreshToken(let value):
             let digest = TokenDigest(of: value)
             let group = client.client.ssoGroup

@@ -112,6 +112,9 @@ public struct WopiAccessTokenSeal: Sendable {
         guard let mac = Base64URL.decode(String(parts[3])), mac.count == SHA256.byteCount else {
             throw .malformed(part: "seal")
         }
+        // RFC 4648 §3.5: the seal's last character carries two unused bits; only the spelling this server writes
+        // matches, so a token has one string (a changed last character is not the same token).
+        guard Base64URL.encode(mac).utf8.elementsEqual(parts[3].utf8) else { throw .badSeal }
         let sealed = token.utf8.prefix(token.utf8.count - parts[3].utf8.count - 1)
         // swift-crypto's `==` between a code and bytes compares in constant time.
         guard key.code(for: Array(sealed)) == mac else { throw .badSeal }

@@ -2,9 +2,9 @@ import BridgeStore
 import Foundation
 
 /// What a host's WOPI endpoint (CheckFileInfo, GetFile, …) asks of an access token Office sent it: sealed by this
-/// server, not expired, for the file asked about, and its grant still active. The grant is read from the store, and
-/// kept for `tokens.statusCacheMilliseconds` like the access tokens' status (`RecentAnswers`), so a document's burst
-/// of WOPI calls costs one read.
+/// server, not expired, for the file asked about, its grant still active and its user still there. The grant and
+/// user are read from the store, and kept for `tokens.statusCacheMilliseconds` like the access tokens' status
+/// (`RecentAnswers`), so a document's burst of WOPI calls costs one read.
 public struct WopiAccessTokenVerifier: Sendable {
     public enum Rejection: Error, Sendable, Hashable {
         case malformed(WopiAccessTokenError)
@@ -14,40 +14,73 @@ public struct WopiAccessTokenVerifier: Sendable {
         /// The grant was revoked (by the user, the refresh token's replay detection, or `grant revoke`).
         case revoked
         case unknownGrant
+        /// The grant's user was removed (`signin-bridge user remove`).
+        case unknownUser
         /// The store could not be asked; the caller answers 503, never lets the token through.
         case storeUnavailable
     }
 
-    let seal: WopiAccessTokenSeal
-    let store: any GrantStore & StoreChanges
-    let grants: RecentAnswers<GrantID, GrantRecord?>
+    /// A token that may be used: what it says, its grant and the grant's user.
+    public struct Verified: Sendable, Hashable {
+        public var claims: WopiAccessTokenClaims
+        public var grant: GrantRecord
+        public var user: UserRecord
+    }
 
-    public init(keys: SigningKeySet, store: any GrantStore & StoreChanges, statusMaxAge: TimeInterval = 0) {
+    /// The grant and its user as the store last said; nil user: the user is gone.
+    struct GrantHolder: Sendable {
+        var grant: GrantRecord
+        var user: UserRecord?
+    }
+
+    let seal: WopiAccessTokenSeal
+    let store: any GrantStore & UserStore & StoreChanges
+    /// The one cache of WOPI token answers. Keyed by the grant of a token whose seal was checked first: the seal is
+    /// one HMAC-SHA256 over the token, what a SHA-256 digest for a per-token cache would cost, so a per-token cache
+    /// would save nothing and tokens of one grant (one per file) share an entry.
+    let grants: RecentAnswers<GrantID, GrantHolder?>
+
+    public init(keys: SigningKeySet, store: any GrantStore & UserStore & StoreChanges, statusMaxAge: TimeInterval = 0) {
         self.seal = WopiAccessTokenSeal(keys: keys)
         self.store = store
         self.grants = RecentAnswers(maxAge: statusMaxAge)
     }
 
-    /// The token's claims and grant when it may be used at `now`. `wopiSource` is the WopiSrc of the request: a
-    /// token handed out for a file (`GET_NEW_ACCESS_TOKEN`) is good only for that file. The ecosystem and root
+    /// The token's claims, grant and user when it may be used at `now`. `wopiSource` is the WopiSrc of the request:
+    /// a token handed out for a file (`GET_NEW_ACCESS_TOKEN`) is good only for that file. The ecosystem and root
     /// container tokens are for no one file (`claims.wopiSource` is nil); which endpoints take them is the host's call.
-    public func verify(
-        _ token: String, for wopiSource: String?, at now: Date
-    ) async throws(Rejection) -> (claims: WopiAccessTokenClaims, grant: GrantRecord) {
+    public func verify(_ token: String, for wopiSource: String?, at now: Date) async throws(Rejection) -> Verified {
+        let claims = try unexpiredClaims(token, at: now)
+        if let bound = claims.wopiSource, bound != wopiSource { throw .wrongResource }
+        return try await active(claims, at: now)
+    }
+
+    /// `verify` without the resource check, for introspection (RFC 7662), which reports the resource instead.
+    public func verifyForAnyResource(_ token: String, at now: Date) async throws(Rejection) -> Verified {
+        try await active(try unexpiredClaims(token, at: now), at: now)
+    }
+
+    /// The claims of a token this server sealed that has not expired at `now`; nothing read from the store.
+    func unexpiredClaims(_ token: String, at now: Date) throws(Rejection) -> WopiAccessTokenClaims {
         let claims: WopiAccessTokenClaims
         do { claims = try seal.open(token) } catch { throw .malformed(error) }
         guard claims.expiresAt > now else { throw .expired }
-        if let bound = claims.wopiSource, bound != wopiSource { throw .wrongResource }
-        let grant: GrantRecord?
+        return claims
+    }
+
+    private func active(_ claims: WopiAccessTokenClaims, at now: Date) async throws(Rejection) -> Verified {
+        let holder: GrantHolder?
         do {
-            grant = try await grants.value(for: claims.grantID, store: store, at: now) {
-                try await store.grant(id: claims.grantID)
+            holder = try await grants.value(for: claims.grantID, store: store, at: now) {
+                guard let grant = try await store.grant(id: claims.grantID) else { return nil }
+                return GrantHolder(grant: grant, user: try await store.user(id: grant.userID))
             }
         } catch {
             throw .storeUnavailable
         }
-        guard let grant else { throw .unknownGrant }
-        guard grant.revokedAt == nil else { throw .revoked }
-        return (claims, grant)
+        guard let holder else { throw .unknownGrant }
+        guard holder.grant.revokedAt == nil else { throw .revoked }
+        guard let user = holder.user else { throw .unknownUser }
+        return Verified(claims: claims, grant: holder.grant, user: user)
     }
 }

@@ -1,0 +1,104 @@
+import BridgeStore
+import Foundation
+import SignInProtocol
+
+/// What a reverse proxy forwards to the WOPI host with a request it let through.
+struct WopiForwardAuthAnswer: Sendable, Hashable {
+    /// The bootstrap's `UserId` and `SignInName` (Microsoft's "WOPI bootstrapper" page).
+    var userID: String
+    var signInName: String
+    /// As `AccessTokenInfo.AccessTokenExpiry`: whole milliseconds since the epoch.
+    var tokenExpiry: Int64
+    var clientID: String
+    var wopiSource: String
+}
+
+/// The check behind a reverse proxy's sub-request (nginx `auth_request`, Traefik ForwardAuth, Envoy `ext_authz`):
+/// the original request names a file under a configured WopiSrc prefix, and carries a WOPI access token
+/// (`access_token` in its query, Microsoft's "Access tokens" page, or `Authorization: Bearer`) that this server sealed
+/// for that file, unexpired, whose grant is active. Refusals follow RFC 6750 §3.1: 400 `invalid_request` for a
+/// request this cannot judge, 401 `invalid_token`, 403 `insufficient_scope` for another file's token, 503 when the
+/// store cannot be asked; never a pass by default.
+struct WopiForwardAuthEndpoint: Sendable {
+    static let path = "/wopi/auth"
+    /// Every operation of the WOPI REST API is a GET or a POST (Microsoft's "WOPI REST API reference").
+    static let methods: Set<String> = ["GET", "POST"]
+
+    let verifier: WopiAccessTokenVerifier
+    let wopiSources: WopiSourcePrefixes
+    /// `limits.maxHeaderValueBytes`: the original URI and the token are header values.
+    let maxHeaderBytes: Int
+    let now: @Sendable () -> Date
+
+    func check(_ request: ForwardedWopiRequest) async throws(BearerRefusal) -> WopiForwardAuthAnswer {
+        if let field = request.repeatedField { throw Self.badRequest("\(field) was sent more than once") }
+        guard let uri = request.originalURI else {
+            throw Self.badRequest("no original URI: send X-Original-URI (nginx) or X-Forwarded-Uri (Traefik)")
+        }
+        guard uri.utf8.count <= maxHeaderBytes else {
+            throw Self.badRequest("the original URI is over \(maxHeaderBytes) bytes")
+        }
+        guard Self.methods.contains(request.method) else {
+            throw Self.badRequest("the original method is not GET or POST, the WOPI REST API's methods")
+        }
+        let path = uri.prefix { $0 != "?" }
+        guard path.hasPrefix("/"),
+            let wopiSource = wopiSources.fileSource(path: path, forwardedHost: request.forwardedHost)
+        else {
+            throw Self.badRequest("the original URI names no file under a configured WOPI source prefix")
+        }
+        let token = try self.token(query: uri.dropFirst(path.count + 1), authorization: request.authorization)
+        let verified: WopiAccessTokenVerifier.Verified
+        do {
+            verified = try await verifier.verify(token, for: wopiSource, at: now())
+        } catch {
+            throw Self.refusal(error)
+        }
+        // An ecosystem or root container token is for no one file: Office asks for a file's own token
+        // (GET_NEW_ACCESS_TOKEN, Microsoft's "Ecosystem operations" page) before it calls the file's endpoints.
+        guard verified.claims.wopiSource != nil else {
+            throw .insufficientScope("the token is for no one file; a file's token comes from GET_NEW_ACCESS_TOKEN")
+        }
+        return WopiForwardAuthAnswer(
+            userID: verified.user.id, signInName: verified.user.signInName,
+            tokenExpiry: Milliseconds.from(verified.claims.expiresAt), clientID: verified.grant.clientID,
+            wopiSource: wopiSource)
+    }
+
+    /// The one token of the request: `access_token` in the query, the Bearer credential, or both when equal (Office
+    /// for the web sends both, Microsoft's FAQ "access token header and url"); two different ones are refused, as
+    /// RFC 6750 §2 allows one method per request.
+    private func token(query: Substring, authorization: String?) throws(BearerRefusal) -> String {
+        let parameters: FormParameters
+        do {
+            parameters = try FormParameters.decode(
+                query, plusAsSpace: false, limit: InputLimit(maxBytes: maxHeaderBytes), what: "the original URI's query")
+        } catch {
+            throw Self.badRequest("the original URI's query is malformed")
+        }
+        let inQuery = parameters.values(for: "access_token")
+        guard inQuery.count <= 1 else { throw Self.badRequest("access_token appears more than once") }
+        let inHeader = BearerCredential(authorization: authorization, maxBytes: maxHeaderBytes)?.token
+        switch (inQuery.first, inHeader) {
+        case (nil, nil): throw .noCredential
+        case (let query?, let header?) where query != header:
+            throw Self.badRequest("two different access tokens, in the query and in Authorization (RFC 6750 section 2)")
+        case (let query?, _): return query
+        case (nil, let header?): return header
+        }
+    }
+
+    private static func badRequest(_ reason: String) -> BearerRefusal { .request(.invalidRequest(reason)) }
+
+    private static func refusal(_ rejection: WopiAccessTokenVerifier.Rejection) -> BearerRefusal {
+        switch rejection {
+        case .malformed(let problem): .invalidToken("\(problem)")
+        case .expired: .invalidToken("the WOPI access token has expired")
+        case .wrongResource: .insufficientScope("the WOPI access token is for another file")
+        case .revoked: .invalidToken("the WOPI access token's grant was revoked")
+        case .unknownGrant: .invalidToken("the WOPI access token's grant is unknown")
+        case .unknownUser: .invalidToken("the WOPI access token's user was removed")
+        case .storeUnavailable: .storeUnavailable
+        }
+    }
+}
