@@ -39,6 +39,8 @@ struct BridgeRoutes: Sendable {
         registerPartnerAppAssociations(on: router)
         registerAuthorize(on: router)
         registerFirstPartyApps(on: router)
+        registerEcosystem(on: router)
+        registerProbes(on: router)
     }
 
     func bootstrap(_ request: Request, _ context: BridgeRequestContext) async -> Response {

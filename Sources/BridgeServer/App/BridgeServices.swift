@@ -48,6 +48,10 @@ struct BridgeServices: Sendable {
     // Office.
     let bootstrap: BootstrapService
     let wopiAccessTokens: WopiAccessTokenVerifier
+    /// CheckEcosystem and GetRootContainer, routed only when this server is the ecosystem host (`EcosystemHost`).
+    let ecosystem: EcosystemEndpoint
+    /// `/health/ready`: the store and the signing keys (`ReadinessChecks`).
+    let readiness: ReadinessChecks
 
     init(
         configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, metrics: BridgeMetrics,
@@ -123,5 +127,8 @@ struct BridgeServices: Sendable {
             configuration: configuration, store: store, verifier: accessTokenVerifier, seal: WopiAccessTokenSeal(keys: keys),
             now: now)
         wopiAccessTokens = WopiAccessTokenVerifier(keys: keys, store: store, statusMaxAge: statusMaxAge)
+        ecosystem = EcosystemEndpoint(
+            configuration: configuration, verifier: wopiAccessTokens, seal: WopiAccessTokenSeal(keys: keys), now: now)
+        readiness = ReadinessChecks(store: store, keys: keys)
     }
 }
