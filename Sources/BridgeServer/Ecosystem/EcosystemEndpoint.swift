@@ -48,7 +48,10 @@ struct EcosystemEndpoint: Sendable {
     let lifetime: TimeInterval
     let now: @Sendable () -> Date
 
-    init(configuration: BridgeConfiguration, verifier: WopiAccessTokenVerifier, seal: WopiAccessTokenSeal, now: @escaping @Sendable () -> Date) {
+    init(
+        configuration: BridgeConfiguration, verifier: WopiAccessTokenVerifier, seal: WopiAccessTokenSeal,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.verifier = verifier
         self.seal = seal
         rootContainer = RootContainerLink(configuration.wopi.rootContainer)
@@ -81,7 +84,8 @@ struct EcosystemEndpoint: Sendable {
         switch request.presentation {
         case .none: throw .bearer(.noCredential)
         case .conflicting:
-            throw .bearer(.request(.invalidRequest("the access_token parameter and the Authorization header carry different tokens")))
+            throw .bearer(
+                .request(.invalidRequest("the access_token parameter and the Authorization header carry different tokens")))
         case .token(let token):
             do {
                 return try await verifier.verify(token, for: nil, at: time)

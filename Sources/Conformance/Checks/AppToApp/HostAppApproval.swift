@@ -32,7 +32,9 @@ enum HostAppApproval {
         let token = try await hostAppToken(in: session)
         let endpoints = try await session.endpoints().orSkip()
         let parked = try await AppToAppProbe.send(client.callbackURI, client: client, to: endpoints, in: session)
-        if let refusal = parked.refusal { throw CheckSkipped("the host does not accept requested_flow=app_to_app here (\(refusal))") }
+        if let refusal = parked.refusal {
+            throw CheckSkipped("the host does not accept requested_flow=app_to_app here (\(refusal))")
+        }
         guard let reference = reference(in: parked.response.text) else {
             throw CheckSkipped("the parked page has no deep link with a reference")
         }
@@ -68,7 +70,9 @@ enum HostAppApproval {
             to: target, in: session)
         guard let code = answer.code else { throw CheckSkipped("the host's app could not sign in (\(answer.summary))") }
         let exchange = try await FirstPartyApp.redeem(code, verifier: verifier.value, target: target, in: session)
-        guard let token = exchange.accessToken else { throw CheckSkipped("the host's app got no access token (\(exchange.summary))") }
+        guard let token = exchange.accessToken else {
+            throw CheckSkipped("the host's app got no access token (\(exchange.summary))")
+        }
         return token
     }
 }
