@@ -18,6 +18,7 @@ struct ConfigCommand: AsyncParsableCommand {
         func run() async throws {
             let loaded = try loadConfigurationOrExit(file)
             for warning in loaded.warnings { printToStandardError("\(file): warning: \(warning)") }
+            print("\(file): \(EcosystemHost(configuration: loaded.configuration).summary)")
             let links = PartnerAppLinkCheck.run(loaded.configuration)
             for line in links.lines { printToStandardError("\(file): \(line)") }
             if links.failed { throw ExitCode(2) }

@@ -60,6 +60,8 @@ struct ConformCommand: AsyncParsableCommand {
     var appToAppRedirectURI: String?
     @Option(name: .customLong("app-callback-uri"), help: "Its registered app_callback_uri.")
     var appCallbackURI: String?
+    @Option(name: .customLong("app-to-app-decision-uri"), help: "Where the host's own app approves an app_to_app request (ours: <issuer>/oauth2/app-to-app/decision), for apptoapp.resume-single-use.")
+    var appToAppDecisionURI: String?
     @Option(name: .customLong("app-to-app-v2-client-id"), help: "A merchant client that may use requested_flow=app_to_app_v2 (Vipps Simple Login).")
     var simpleLoginClientID: String?
     @Option(name: .customLong("app-to-app-v2-redirect-uri"), help: "Its registered https redirect URI.")
@@ -160,6 +162,7 @@ struct ConformCommand: AsyncParsableCommand {
         if let appToAppClientID, let appToAppRedirectURI, let appCallbackURI {
             options.appToAppClient = .init(id: appToAppClientID, redirectURI: appToAppRedirectURI, callbackURI: appCallbackURI)
         }
+        options.appToAppDecisionURI = appToAppDecisionURI
         if let simpleLoginClientID, let simpleLoginRedirectURI {
             options.simpleLoginClient = .init(id: simpleLoginClientID, redirectURI: simpleLoginRedirectURI)
         }

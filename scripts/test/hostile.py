@@ -294,6 +294,9 @@ def main():
                 "app-to-app request": lambda h: get(port, "/oauth2/app-to-app/request?reference=x", h),
                 "app-to-app decision": lambda h: post(port, "/oauth2/app-to-app/decision", b'{"reference":"x"}',
                                                       "application/json", h),
+                # The WOPI ecosystem takes only its own sealed tokens: a JWT is a malformed one, so invalid_token.
+                "WOPI ecosystem": lambda h: get(port, "/wopi/ecosystem", h),
+                "WOPI root container pointer": lambda h: get(port, "/wopi/ecosystem/root_container_pointer", h),
             }
             for endpoint, call in protected.items():
                 for what, (authorization, refused) in credentials.items():
@@ -304,6 +307,11 @@ def main():
                     has_error = any('error="invalid_token"' in c for c in bearer)
                     results.check(f"{name}: {'invalid_token' if refused else 'no error code'}",
                                   has_error == refused and (refused or not any("error=" in c for c in bearer)), bearer)
+            # The ecosystem's access_token query parameter, mangled: a 400 or 401 with a reason, never a 5xx.
+            for what, query in {"invalid percent-encoding": "%zz", "a NUL byte": "w1.%00.x.y", "two values": "a&access_token=b",
+                                "empty": "", "over 16 KiB": "w1." + "a" * 17000, "invalid UTF-8": "w1.%ff%fe.x.y"}.items():
+                expect(f"WOPI ecosystem: access_token with {what}", get(port, f"/wopi/ecosystem?access_token={query}"),
+                       {400, 401, 414, 431})
             # A good credential with a bad request is refused for the request, never with a 401 (RFC 6750 §3.1).
             for what, body in {"unknown clientId": b"clientId=nobody&type=code",
                                "clientId with a NUL byte": b"clientId=files%00backend&type=code",

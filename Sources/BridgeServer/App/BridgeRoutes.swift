@@ -40,6 +40,8 @@ struct BridgeRoutes: Sendable {
         registerAuthorize(on: router)
         registerFirstPartyApps(on: router)
         registerWopiForwardAuth(on: router)
+        registerEcosystem(on: router)
+        registerProbes(on: router)
     }
 
     func bootstrap(_ request: Request, _ context: BridgeRequestContext) async -> Response {

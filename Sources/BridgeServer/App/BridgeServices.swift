@@ -50,6 +50,10 @@ struct BridgeServices: Sendable {
     let wopiAccessTokens: WopiAccessTokenVerifier
     /// `GET /wopi/auth`: a reverse proxy's sub-request in front of a WOPI host (docs/wopi-hosts.md).
     let wopiForwardAuth: WopiForwardAuthEndpoint
+    /// CheckEcosystem and GetRootContainer, routed only when this server is the ecosystem host (`EcosystemHost`).
+    let ecosystem: EcosystemEndpoint
+    /// `/health/ready`: the store and the signing keys (`ReadinessChecks`).
+    let readiness: ReadinessChecks
 
     init(
         configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, metrics: BridgeMetrics,
@@ -130,5 +134,8 @@ struct BridgeServices: Sendable {
         wopiForwardAuth = WopiForwardAuthEndpoint(
             verifier: wopiAccessTokens, wopiSources: WopiSourcePrefixes(configuration.wopi.wopiSrcPrefixes),
             maxHeaderBytes: configuration.limits.maxHeaderValueBytes, now: now)
+        ecosystem = EcosystemEndpoint(
+            configuration: configuration, verifier: wopiAccessTokens, seal: WopiAccessTokenSeal(keys: keys), now: now)
+        readiness = ReadinessChecks(store: store, keys: keys)
     }
 }

@@ -42,7 +42,7 @@ struct BootstrapService: Sendable {
     let statuses: RecentAnswers<String, BootstrapStatus>
     let wopiSources: WopiSourcePrefixes
     let ecosystemURL: AccessTokenURLTemplate
-    let rootContainerURL: AccessTokenURLTemplate
+    let rootContainer: RootContainerLink
     let now: @Sendable () -> Date
 
     /// `X-WOPI-SessionContext` is Office's echo of our own `sc` value; anything longer is not ours.
@@ -59,7 +59,7 @@ struct BootstrapService: Sendable {
         self.statuses = RecentAnswers(maxAge: TimeInterval(configuration.tokens.statusCacheMilliseconds) / 1000)
         self.wopiSources = WopiSourcePrefixes(configuration.wopi.wopiSrcPrefixes)
         self.ecosystemURL = AccessTokenURLTemplate(configuration.wopi.ecosystemUrlTemplate)
-        self.rootContainerURL = AccessTokenURLTemplate(configuration.wopi.rootContainer.urlTemplate)
+        self.rootContainer = RootContainerLink(configuration.wopi.rootContainer)
         self.now = now
     }
 
@@ -166,10 +166,9 @@ struct BootstrapService: Sendable {
         if operation == .getNewAccessToken {
             response.accessTokenInfo = AccessTokenInfo(accessToken: token(for: request.wopiSrc), expiresAt: expiresAt)
         } else if operation == .getRootContainer {
-            let root = configuration.wopi.rootContainer
             response.rootContainerInfo = RootContainerInfo(
-                containerPointer: .init(url: rootContainerURL.filled(with: token(for: nil)), name: root.name),
-                containerInfo: .init(name: root.name))
+                containerPointer: rootContainer.pointer(token: token(for: nil)),
+                containerInfo: .init(name: rootContainer.name))
         }
         // Any other operation (or none) is a plain bootstrap, as the docs say.
         return response

@@ -197,6 +197,14 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var wopiSrcPrefixes: [String]
         /// Lifetime of the WOPI access tokens handed out (WOPI suggests about 10 hours).
         public var accessTokenLifetimeSeconds: Int
+        /// What CheckEcosystem answers when this server is the ecosystem host (`EcosystemHost`).
+        public var ecosystem: Ecosystem
+    }
+
+    /// CheckEcosystem's properties (Microsoft's CheckEcosystem page).
+    public struct Ecosystem: Sendable, Codable, Hashable {
+        /// Must match the WOPI server's CheckFileInfo `SupportsContainers`; false: no root container pointer (501).
+        public var supportsContainers: Bool
     }
 
     public struct RootContainer: Sendable, Codable, Hashable {

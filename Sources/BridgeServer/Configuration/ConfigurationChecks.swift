@@ -46,6 +46,7 @@ struct ConfigurationChecks {
         }
         checkTemplate(config.wopi.ecosystemUrlTemplate, at: "wopi.ecosystemUrlTemplate")
         checkTemplate(config.wopi.rootContainer.urlTemplate, at: "wopi.rootContainer.urlTemplate")
+        checkEcosystemHost(config)
         for (index, prefix) in config.wopi.wopiSrcPrefixes.enumerated() {
             checkURL(prefix, at: "wopi.wopiSrcPrefixes[\(index)]", allowPath: true)
         }
@@ -239,6 +240,18 @@ struct ConfigurationChecks {
                 error("users[\(index)].signInName", "repeats the sign-in name \"\(user.signInName)\" (compared ignoring case)")
             }
         }
+    }
+
+    /// An ecosystem URL on this server's own origin but another path is served by nobody: `EcosystemHost` serves
+    /// only `<issuer>/wopi/ecosystem`, and the host's WOPI server is not behind this origin.
+    private mutating func checkEcosystemHost(_ config: BridgeConfiguration) {
+        guard case .hostWOPIServer(let url) = EcosystemHost(configuration: config),
+            let origin = WebOrigin(url: url), origin == WebOrigin(url: config.issuer)
+        else { return }
+        warning(
+            "wopi.ecosystemUrlTemplate",
+            "\(url) is on this server's origin but is not \(config.issuerURL(path: EcosystemHost.path)): SignInBridge serves "
+                + "CheckEcosystem only there; leave the key out to have it served, or point it at the host's WOPI server")
     }
 
     private mutating func checkTemplate(_ template: String, at path: String) {

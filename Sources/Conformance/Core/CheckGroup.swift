@@ -10,6 +10,8 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
     case token
     /// The bootstrapper with a valid token, and its ecosystem operations.
     case bootstrap
+    /// The WOPI ecosystem at the bootstrap's `EcosystemUrl`: CheckEcosystem and GetRootContainer, when served.
+    case ecosystem
     /// Refresh token rotation and reuse.
     case refresh
     /// Authorization code reuse.
@@ -42,7 +44,7 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
     case errors
 
     /// Groups that only a WOPI bootstrapper can answer; skipped for a host named by `--issuer`.
-    public var needsBootstrapper: Bool { self == .challenge || self == .bootstrap }
+    public var needsBootstrapper: Bool { self == .challenge || self == .bootstrap || self == .ecosystem }
 
     /// What the group means, for `--help`, the report and docs.
     public var summary: String {
@@ -52,6 +54,7 @@ public enum CheckGroup: String, Sendable, Codable, CaseIterable {
         case .authorize: "Office's authorize request, sign-in, and the redirect back"
         case .token: "the token response to Office's code redemption"
         case .bootstrap: "the bootstrapper with a token: the JSON and the ecosystem operations"
+        case .ecosystem: "CheckEcosystem and GetRootContainer at the EcosystemUrl, an altered token refused (when served)"
         case .refresh: "refresh token rotation and reuse detection"
         case .code: "an authorization code is single use"
         case .redirect: "redirect URIs are matched exactly"

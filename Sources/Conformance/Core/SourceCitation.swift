@@ -35,6 +35,13 @@ public struct SourceCitation: Sendable, Hashable, Codable, CustomStringConvertib
             title: "\(title) \(section)", url: "https://openid.net/specs/openid-connect-\(spec)-1_0.html#\(anchor)")
     }
 
+    /// The WOPI validator's test cases (`TestCases.xml` of microsoft/wopi-validator-core), by group and case.
+    public static func wopiValidator(_ part: String) -> SourceCitation {
+        SourceCitation(
+            title: "Microsoft WOPI validator TestCases.xml, \(part)",
+            url: "https://github.com/microsoft/wopi-validator-core/blob/master/TestCases.xml")
+    }
+
     /// An RFC section, linked on rfc-editor.org.
     public static func rfc(_ number: Int, _ section: String, _ title: String = "") -> SourceCitation {
         let anchor = section.hasPrefix("§") ? "#section-" + section.dropFirst() : ""

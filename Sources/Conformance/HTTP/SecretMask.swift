@@ -3,11 +3,12 @@
 public enum SecretMask {
     /// Query and form names whose values are credentials or grant material (a pushed `request_uri` stands for its
     /// request until it is used, RFC 9126 §7.1; an `auth_session` stands for a sign-in in progress; a device secret,
-    /// sent as `actor_token`, for every app's sign-in on a device).
+    /// sent as `actor_token`, for every app's sign-in on a device; an app-to-app deep link's `reference` approves a
+    /// request, its `resume_uri`'s `token` signs a browser in).
     public static let secretNames: Set<String> = [
         "code", "access_token", "refresh_token", "client_secret", "password", "code_verifier", "id_token", "sc",
         "csrf_token", "assertion", "request_uri", "auth_session", "authorization_code", "device_secret",
-        "subject_token", "actor_token",
+        "subject_token", "actor_token", "token", "reference",
     ]
 
     /// `value` reduced to its first four characters and its length.

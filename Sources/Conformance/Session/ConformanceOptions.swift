@@ -54,6 +54,9 @@ public struct ConformanceOptions: Sendable {
     }
 
     public var appToAppClient: AppToAppClient?
+    /// Where the host's own app approves an `app_to_app` request (the host's API; ours is
+    /// `<issuer>/oauth2/app-to-app/decision`), so the suite can reach `resume_uri`.
+    public var appToAppDecisionURI: String?
     /// A merchant that may ask for `requested_flow=app_to_app_v2` (Vipps "Simple Login"), with its registered
     /// https redirect URI (the merchant app's universal link).
     public var simpleLoginClient: PublicClient?

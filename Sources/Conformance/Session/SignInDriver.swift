@@ -26,7 +26,16 @@ struct SignInDriver {
         let user = options.user
         guard user != nil || !person else { return .failure(StepFailure("needs --username and --password (or --manual)")) }
         await session.http.clearCookies(of: party)
-        var url = request.url
+        return await follow(from: request.url, state: request.state, redirectURI: redirectURI, alsoStopAt: alsoStopAt)
+    }
+
+    /// The browser's walk from `start` with the cookies it has: redirects followed, the sign-in and consent forms
+    /// submitted, until a `Location` points at the redirect URI (also where a link such as `resume_uri` leads).
+    func follow(
+        from start: String, state: String, redirectURI: String, alsoStopAt: [String] = []
+    ) async -> Result<SignInOutcome, StepFailure> {
+        let user = session.options.user
+        var url = start
         var next = ConformanceHTTP.Request(url: url)
         var submittedPassword = false
         for _ in 0..<Self.maxSteps {
@@ -39,7 +48,7 @@ struct SignInDriver {
             if response.isRedirect, let location = response.value("Location") {
                 let target = URLParts.resolve(location, against: url)
                 if ([redirectURI] + alsoStopAt).contains(where: { URLParts.isRedirect(target, to: $0) }) {
-                    return .success(SignInOutcome(redirectedTo: target, sentState: request.state))
+                    return .success(SignInOutcome(redirectedTo: target, sentState: state))
                 }
                 guard target.lowercased().hasPrefix("https://") || target.lowercased().hasPrefix("http://") else {
                     return .failure(StepFailure("sign-in redirected to \(SecretMask.maskURL(target)), not to the redirect URI"))

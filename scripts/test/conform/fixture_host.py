@@ -2,7 +2,8 @@
 page, token endpoint, OpenID discovery and userinfo, RFC 8414 metadata and /oauth/exchange (those in
 fixture_tokens.py), DPoP and pushed authorization requests (fixture_dpop.py), the authorization challenge
 endpoint of OAuth 2.0 for First-Party Applications (fixture_firstparty.py), Native SSO (fixture_tokens.py),
-attestation-based client authentication (fixture_attestation.py), all correct by default. Each switch
+attestation-based client authentication (fixture_attestation.py), the WOPI ecosystem (fixture_ecosystem.py) and the
+host's app approving app_to_app with its resume_uri (fixture_apptoapp.py), all correct by default. Each switch
 (--break NAME, repeatable) breaks exactly one rule, so every check of `signin-bridge conform` can be shown to fail.
 Standard library only, but for `cryptography` (the test venv's) to verify DPoP proofs.
 
@@ -18,8 +19,10 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from fixture_apptoapp import AppToAppEndpoints
 from fixture_attestation import AttestationAuthentication
 from fixture_dpop import DPoPEndpoints
+from fixture_ecosystem import EcosystemEndpoints
 from fixture_firstparty import FirstPartyEndpoints
 from fixture_tokens import CLIENTS, PASSWORD, SERVED_WOPI, USER, TokenEndpoints, b64url_decode
 
@@ -115,6 +118,11 @@ SWITCHES = {
     "nsso-any-secret": "any device_secret is accepted in the token exchange",
     "nsso-ignore-ds-hash": "the ID token's ds_hash is not compared with the device_secret",
     "v2-pkce-optional": "requested_flow=app_to_app_v2 is accepted without code_challenge",
+    "resume-reusable": "resume_uri can be opened again and leads to a second code",
+    "expiry-in-seconds": "AccessTokenExpiry of GET_NEW_ACCESS_TOKEN is in seconds since the epoch",
+    "ecosystem-no-supports-containers": "CheckEcosystem answers {} (no SupportsContainers)",
+    "ecosystem-pointer-without-token": "the root container pointer's Url carries no access_token",
+    "ecosystem-any-token": "the ecosystem accepts any access_token",
     "attest-rejects-all": "every client attestation is refused",
     "attest-ignore-exp": "an expired client attestation is accepted",
     "attest-any-attester": "a client attestation's signature is not verified",
@@ -144,9 +152,13 @@ class State:
         self.pushed = {}        # request_uri -> {"request", "expires", "used"}
         self.auth_sessions = {} # auth_session -> {"client", "request", "username", "used"}
         self.device_secrets = {}  # device_secret -> {"sid", "sub", "group"}
+        self.ecosystem_tokens = set()  # the tokens of every EcosystemUrl handed out
+        self.references = {}    # app-to-app deep link reference -> request id
+        self.resumes = {}       # resume_uri token -> {"request", "used"}
 
 
-class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, AttestationAuthentication, BaseHTTPRequestHandler):
+class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, AttestationAuthentication, EcosystemEndpoints,
+              AppToAppEndpoints, BaseHTTPRequestHandler):
     server_version = "conform-fixture"
     state: State = None
     origin = ""
@@ -201,6 +213,10 @@ class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, AttestationAut
             "/oauth/exchange": self.exchange,
             "/.well-known/apple-app-site-association": self.apple_app_site_association,
             "/.well-known/assetlinks.json": self.asset_links,
+            "/wopi/ecosystem": self.check_ecosystem,
+            "/wopi/ecosystem/root_container_pointer": self.root_container_pointer,
+            "/app-to-app/decision": self.app_to_app_decision,
+            "/app-to-app/resume": self.app_to_app_resume,
         }
         handler = routes.get(url.path)
         if not handler:
@@ -323,8 +339,9 @@ class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, AttestationAut
             wopi_src = self.headers.get("X-WOPI-WopiSrc") or ""
             if not wopi_src.startswith(self.origin + SERVED_WOPI) and not self.broken("mint-any-wopi-src"):
                 return self.send(404, "unknown WopiSrc")
+            expiry = int(time.time() * 1000) + 36000000
             body["AccessTokenInfo"] = {"AccessToken": secrets.token_urlsafe(16),
-                                       "AccessTokenExpiry": int(time.time() * 1000) + 36000000}
+                                       "AccessTokenExpiry": expiry // 1000 if self.broken("expiry-in-seconds") else expiry}
         if operation == "GET_ROOT_CONTAINER" and not self.broken("no-root-container"):
             body["RootContainerInfo"] = {
                 "ContainerPointer": {"Url": self.origin + "/wopi/containers/root", "Name": "Files"},
@@ -333,7 +350,7 @@ class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, AttestationAut
         self.send(200, json.dumps(body), [("Content-Type", content_type)])
 
     def bootstrap_body(self):
-        return {"Bootstrap": {"EcosystemUrl": self.origin + "/wopi/ecosystem", "UserId": "demo",
+        return {"Bootstrap": {"EcosystemUrl": self.ecosystem_url(), "UserId": "demo",
                               "SignInName": USER, "UserFriendlyName": "Demo User"}}
 
     # --- authorize, sign-in, consent
@@ -383,8 +400,7 @@ class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, AttestationAut
             registered = registered.lower()
         if query["requested_flow"] != "app_to_app" or not registered or callback != registered:
             return self.redirect_back(query, {"error": "invalid_request", "error_description": "app_callback_uri"})
-        self.send(200, f'<a href="contoso-app://approve?request={request_id}">Continue in the app</a>',
-                  [("Content-Type", "text/html")])
+        self.send(200, self.parked_page(request_id), [("Content-Type", "text/html")])
 
     def signin(self, method, query):
         if method == "GET":

@@ -77,6 +77,8 @@ def main():
                     "--app-to-app-client-id", "merchant-app", "--app-to-app-redirect-uri", "com.example.merchant:/oauth2redirect",
                     "--app-callback-uri", "com.example.merchant:/app-callback",
                     "--first-party-client-id", "partner-app",
+                    # Where the host's own app (partner-app, the merchant's approver) approves app_to_app requests.
+                    "--app-to-app-decision-uri", f"http://127.0.0.1:{port}/oauth2/app-to-app/decision",
                     "--app-to-app-v2-client-id", "merchant-app",
                     "--app-to-app-v2-redirect-uri", "https://merchant.example.com/app/callback",
                     "--exchange-client-id", "files-backend", "--exchange-client-secret", "backend-demo-secret",

@@ -1,0 +1,20 @@
+import SignInProtocol
+
+/// CheckEcosystem at the bootstrap's `EcosystemUrl` answers JSON with `SupportsContainers: true`: Office for iOS and
+/// Android needs the ecosystem and containers, and the WOPI validator's `ecosystem.CheckEcosystem` requires it.
+struct CheckEcosystemCheck: ConformanceCheck {
+    static let id = "ecosystem.check-ecosystem"
+    static let group = CheckGroup.ecosystem
+    static let level = CheckLevel.must
+    static let source = SourceCitation.wopiValidator("Ecosystem group, ecosystem.CheckEcosystem")
+    static let summary = "GET EcosystemUrl (CheckEcosystem) answers 200 JSON with SupportsContainers true"
+
+    func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
+        let answer = try await session.servedEcosystem().answer
+        guard answer.status == 200 else { return .fail("expected 200, got \(answer.status)") }
+        guard let json = JSONObject.parse(answer.body) else { return .fail("the body is not a JSON object") }
+        guard let supports = json["SupportsContainers"] else { return .fail("no SupportsContainers") }
+        guard supports == .bool(true) else { return .fail("SupportsContainers is \(supports), not true") }
+        return .pass("SupportsContainers true")
+    }
+}
