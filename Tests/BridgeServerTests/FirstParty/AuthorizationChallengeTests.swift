@@ -1,0 +1,65 @@
+import BridgeStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import SignInProtocol
+import Testing
+
+@testable import BridgeServer
+
+/// The authorization challenge endpoint over the wire (draft-ietf-oauth-first-party-apps-04): who a step-up signs
+/// in.
+@Suite("Authorization challenge endpoint")
+struct AuthorizationChallengeTests {
+    /// §6.1: the auth_session restores *that* session's context; a posted username cannot swap the user.
+    @Test func aStepUpKeepsTheUserItRestores() async throws {
+        let bridge = try await FirstPartyFixture.make()
+        try await bridge.app.makeApplication().test(.live) { client in
+            let tokens = try await FirstPartyFixture.tokens(client)
+            let stepUp = try #require(tokens.json["auth_session"] as? String)
+            let other = FirstPartyFixture.other
+            let swapped = try await FirstPartyFixture.challenge(
+                client,
+                FirstPartyFixture.first([("auth_session", stepUp), ("username", other.name), ("password", other.password)]))
+            #expect(swapped.status == .badRequest)
+            #expect(swapped.error == "invalid_request")
+            #expect(swapped.json["authorization_code"] == nil)
+            // The other user's password without a name is checked against the restored user: wrong.
+            let asked = try await FirstPartyFixture.challenge(client, FirstPartyFixture.first([("auth_session", stepUp)]))
+            #expect(asked.error == "insufficient_authorization")
+            let chain = try #require(asked.json["auth_session"] as? String)
+            let wrong = try await FirstPartyFixture.challenge(
+                client, [("client_id", "partner-app"), ("auth_session", chain), ("password", other.password)])
+            #expect(wrong.error == "insufficient_authorization")
+            #expect(wrong.json["password_required"] as? Bool == true)
+            // The restored user's name repeated (in other letter case) and password: the code, for that user.
+            let next = try #require(wrong.json["auth_session"] as? String)
+            let right = try await FirstPartyFixture.challenge(
+                client,
+                [
+                    ("client_id", "partner-app"), ("auth_session", next), ("username", "DEMO@example.com"),
+                    ("password", FirstPartyFixture.demo.password),
+                ])
+            let code = try #require(right.json["authorization_code"] as? String, "\(right.json)")
+            let stepped = try await FirstPartyFixture.redeem(client, code: code)
+            #expect(try await FirstPartyFixture.subject(of: stepped, in: bridge) == "demo")
+        }
+    }
+
+    /// Identifier first (§5): a name given alone is the chain's; a later step cannot replace it either.
+    @Test func aNameGivenEarlierIsNotReplacedLater() async throws {
+        let bridge = try await FirstPartyFixture.make()
+        try await bridge.app.makeApplication().test(.live) { client in
+            let named = try await FirstPartyFixture.challenge(
+                client, FirstPartyFixture.first([("username", FirstPartyFixture.demo.name)]))
+            let chain = try #require(named.json["auth_session"] as? String)
+            let other = FirstPartyFixture.other
+            let swapped = try await FirstPartyFixture.challenge(
+                client,
+                [("client_id", "partner-app"), ("auth_session", chain), ("username", other.name), ("password", other.password)])
+            #expect(swapped.error == "invalid_request")
+            #expect(swapped.json["authorization_code"] == nil)
+        }
+    }
+}
