@@ -9,7 +9,7 @@ import Testing
 @testable import BridgeServer
 
 /// The authorization challenge endpoint over the wire (draft-ietf-oauth-first-party-apps-04): who a step-up signs
-/// in.
+/// in and how a later step names its client.
 @Suite("Authorization challenge endpoint")
 struct AuthorizationChallengeTests {
     /// §6.1: the auth_session restores *that* session's context; a posted username cannot swap the user.
@@ -60,6 +60,35 @@ struct AuthorizationChallengeTests {
                 [("client_id", "partner-app"), ("auth_session", chain), ("username", other.name), ("password", other.password)])
             #expect(swapped.error == "invalid_request")
             #expect(swapped.json["authorization_code"] == nil)
+        }
+    }
+
+    /// §5.1: client_id is required only "if no auth_session is included"; one that is sent must be the session's.
+    @Test func aLaterStepNamesItsClientByItsAuthSession() async throws {
+        let bridge = try await FirstPartyFixture.make()
+        try await bridge.app.makeApplication().test(.live) { client in
+            let asked = try await FirstPartyFixture.challenge(client, FirstPartyFixture.first())
+            #expect(asked.error == "insufficient_authorization")
+            let chain = try #require(asked.json["auth_session"] as? String)
+            let demo = FirstPartyFixture.demo
+            let foreign = try await FirstPartyFixture.challenge(
+                client, [("client_id", "files-lite"), ("auth_session", chain), ("username", demo.name), ("password", demo.password)])
+            #expect(foreign.error == "invalid_session")
+            // The refusal left the chain to its client, which needs no client_id to continue it.
+            let signedIn = try await FirstPartyFixture.challenge(
+                client, [("auth_session", chain), ("username", demo.name), ("password", demo.password)])
+            #expect(signedIn.status == .ok, "\(signedIn.json)")
+            let code = try #require(signedIn.json["authorization_code"] as? String)
+            #expect(try await FirstPartyFixture.redeem(client, code: code).status == .ok)
+            // A step-up auth_session names its client too.
+            let tokens = try await FirstPartyFixture.tokens(client)
+            let stepUp = try #require(tokens.json["auth_session"] as? String)
+            let stepUpFields = FirstPartyFixture.first([("auth_session", stepUp)]).filter { $0.0 != "client_id" }
+            let restored = try await FirstPartyFixture.challenge(client, stepUpFields)
+            #expect(restored.error == "insufficient_authorization")
+            #expect(restored.json["password_required"] as? Bool == true)
+            let unknown = try await FirstPartyFixture.challenge(client, [("auth_session", SecretToken().value)])
+            #expect(unknown.error == "invalid_session")
         }
     }
 }
