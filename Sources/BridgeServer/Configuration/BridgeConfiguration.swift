@@ -325,6 +325,9 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public struct FirstPartyApps: Sendable, Codable, Hashable {
         /// Off: no endpoint and no `authorization_challenge_endpoint` in the metadata.
         public var enabled: Bool
+        /// How long the step-up `auth_session` of a token response (draft §6.1) may start a sign-in, at most; never
+        /// longer than the refresh token issued with it, and never after its grant is revoked.
+        public var stepUpSessionLifetimeSeconds: Int
     }
 
     /// Attestation-based client authentication (draft-ietf-oauth-attestation-based-client-auth-11).

@@ -38,7 +38,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
     static let stepParameters = AuthorizationChallengeRequest.StepName.all
 
     let environment: AuthorizeEnvironment
-    let store: any SignInPagesStore & AuthSessionStore
+    let store: any SignInPagesStore & AuthSessionStore & GrantStore
     let authenticator: ClientAuthenticator
     let dpop: DPoPProofs
     let pushed: PushedAuthorizationEndpoint
@@ -164,6 +164,11 @@ struct AuthorizationChallengeEndpoint: Sendable {
         }
         guard session.dpopKeyThumbprint == dpopKey else {
             throw OAuthError(.invalidSession, description: "auth_session is bound to another DPoP key")
+        }
+        // The tokens' grant revoked (logout, revocation, a password change): what the session restored is gone too.
+        let grant = try await storeCall { try await store.grant(id: GrantID(session.grantID)) }
+        guard let grant, grant.revokedAt == nil, grant.userID == session.userID, grant.clientID == session.clientID else {
+            throw OAuthError(.invalidSession, description: "auth_session's grant was revoked")
         }
         guard let user = try await storeCall({ try await store.user(id: session.userID) }) else {
             throw OAuthError(.invalidSession, description: "auth_session names no user of this server")

@@ -19,7 +19,7 @@ struct AuthorizationChallengeStep: Sendable {
     let logger: Logger
 
     var environment: AuthorizeEnvironment { endpoint.environment }
-    var store: any SignInPagesStore & AuthSessionStore { endpoint.store }
+    var store: any SignInPagesStore & AuthSessionStore & GrantStore { endpoint.store }
 
     func run(_ taken: AuthSessionRecord) async throws(OAuthError) -> AuthorizationChallengeOutcome {
         var chain = taken

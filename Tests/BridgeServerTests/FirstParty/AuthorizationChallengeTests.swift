@@ -9,7 +9,7 @@ import Testing
 @testable import BridgeServer
 
 /// The authorization challenge endpoint over the wire (draft-ietf-oauth-first-party-apps-04): who a step-up signs
-/// in and how a later step names its client.
+/// in, how a later step names its client, and how long a step-up `auth_session` is good for.
 @Suite("Authorization challenge endpoint")
 struct AuthorizationChallengeTests {
     /// §6.1: the auth_session restores *that* session's context; a posted username cannot swap the user.
@@ -90,5 +90,46 @@ struct AuthorizationChallengeTests {
             let unknown = try await FirstPartyFixture.challenge(client, [("auth_session", SecretToken().value)])
             #expect(unknown.error == "invalid_session")
         }
+    }
+
+    /// A step-up auth_session belongs to its grant: revoking the refresh token (RFC 7009 §2.1 revokes the grant)
+    /// ends it.
+    @Test func aStepUpSessionDiesWithItsGrant() async throws {
+        let bridge = try await FirstPartyFixture.make()
+        try await bridge.app.makeApplication().test(.live) { client in
+            let tokens = try await FirstPartyFixture.tokens(client)
+            let stepUp = try #require(tokens.json["auth_session"] as? String)
+            let refresh = try #require(tokens.refreshToken)
+            let revoked = try await client.postForm(
+                "/oauth2/revoke", ["token": refresh, "token_type_hint": "refresh_token", "client_id": "partner-app"])
+            #expect(revoked.status == .ok)
+            let refused = try await FirstPartyFixture.challenge(client, FirstPartyFixture.first([("auth_session", stepUp)]))
+            #expect(refused.error == "invalid_session")
+            #expect(refused.json["auth_session"] == nil)
+        }
+    }
+
+    /// `firstPartyApps.stepUpSessionLifetimeSeconds` (a week by default) bounds it, not the refresh token's 90 days.
+    @Test func aStepUpSessionLivesItsConfiguredLifetime() async throws {
+        let bridge = try await FirstPartyFixture.make()
+        #expect(bridge.configuration.firstPartyApps.stepUpSessionLifetimeSeconds == 604_800)
+        try await bridge.app.makeApplication().test(.live) { client in
+            let tokens = try await FirstPartyFixture.tokens(client)
+            let stepUp = try #require(tokens.json["auth_session"] as? String)
+            bridge.clock.advance(by: 604_799)
+            let live = try await FirstPartyFixture.challenge(client, FirstPartyFixture.first([("auth_session", stepUp)]))
+            #expect(live.error == "insufficient_authorization")
+            bridge.clock.advance(by: 1)
+            let expired = try await FirstPartyFixture.challenge(client, FirstPartyFixture.first([("auth_session", stepUp)]))
+            #expect(expired.error == "invalid_session")
+            #expect(expired.json["error_description"] as? String == "auth_session has expired")
+        }
+    }
+
+    @Test func aStepUpSessionNeverOutlivesTheRefreshTokenBesideIt() async throws {
+        let seal = StepUpSessionSeal(signingKeys: try await SigningKeySet.generate())
+        #expect(StepUpIssuance(seal: seal, configured: 604_800, refreshTokenLifetime: 3600).lifetime == 3600)
+        #expect(StepUpIssuance(seal: seal, configured: 604_800, refreshTokenLifetime: nil).lifetime == 604_800)
+        #expect(StepUpIssuance(seal: seal, configured: 600, refreshTokenLifetime: 7_776_000).lifetime == 600)
     }
 }

@@ -83,7 +83,7 @@ struct AuthorizationCodeGrant: GrantHandler {
             // Draft §6.1: "MAY be included even if the authorization code was obtained through a traditional OAuth
             // authorization code flow"; bound to this client, user and DPoP key.
             response.additionalFields["auth_session"] = stepUp.session(
-                client: client.id, userID: grant.userID, dpopKey: proof?.thumbprint, at: now).map(JSONValue.string)
+                in: grant, dpopKey: proof?.thumbprint, at: now).map(JSONValue.string)
         }
         guard let idTokens, OpenIDScope.isOpenID(record.scope) else { return (response, nil) }
         // Native SSO draft 07 §3.4.2: a code granted `device_sso` yields a device secret, and the ID token its
