@@ -126,6 +126,26 @@ struct AuthorizationChallengeTests {
         }
     }
 
+    /// OpenID Connect Core §3.1.2.1 and RFC 6749 §3.3: without scope the client's default, never openid, so the
+    /// token response has no ID token and no step-up auth_session (an OpenID request still gets both).
+    @Test func aRequestWithoutScopeGetsNoIDTokenAndNoStepUpSession() async throws {
+        let bridge = try await FirstPartyFixture.make()
+        try await bridge.app.makeApplication().test(.live) { client in
+            let demo = FirstPartyFixture.demo
+            let fields = FirstPartyFixture.first([("username", demo.name), ("password", demo.password)])
+            let answer = try await FirstPartyFixture.challenge(client, fields.filter { $0.0 != "scope" })
+            let code = try #require(answer.json["authorization_code"] as? String, "\(answer.json)")
+            let tokens = try await FirstPartyFixture.redeem(client, code: code)
+            #expect(tokens.status == .ok)
+            #expect(tokens.json["scope"] as? String == "profile wopi")
+            #expect(tokens.json["id_token"] == nil)
+            #expect(tokens.json["auth_session"] == nil)
+            let openID = try await FirstPartyFixture.tokens(client, scope: "openid")
+            #expect(openID.json["id_token"] != nil)
+            #expect(openID.json["auth_session"] != nil)
+        }
+    }
+
     @Test func aStepUpSessionNeverOutlivesTheRefreshTokenBesideIt() async throws {
         let seal = StepUpSessionSeal(signingKeys: try await SigningKeySet.generate())
         #expect(StepUpIssuance(seal: seal, configured: 604_800, refreshTokenLifetime: 3600).lifetime == 3600)
