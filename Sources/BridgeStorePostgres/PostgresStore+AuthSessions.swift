@@ -52,6 +52,11 @@ extension PostgresStore {
         return try row.int("won") == 1 ? .taken(record) : .unknown
     }
 
+    public func authSessionClient(_ digest: TokenDigest) async throws -> String? {
+        try await rows(Subject("auth session"), "SELECT client_id FROM auth_sessions WHERE digest = \(digest.hex)")
+            .first?.text("client_id")
+    }
+
     public func takeAppToAppApproval(
         _ reference: TokenDigest, interaction: TokenDigest, session: TokenDigest, sessionExpiresAt: Date, at now: Date
     ) async throws -> AppToAppApprovalTaking {

@@ -38,6 +38,10 @@ extension SQLiteStore {
         }
     }
 
+    public func authSessionClient(_ digest: TokenDigest) async throws -> String? {
+        try await read("SELECT client_id FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]).first?.text("client_id")
+    }
+
     public func takeAppToAppApproval(
         _ reference: TokenDigest, interaction: TokenDigest, session: TokenDigest, sessionExpiresAt: Date, at now: Date
     ) async throws -> AppToAppApprovalTaking {

@@ -48,6 +48,18 @@ enum AuthSessionContract {
         }
     }
 
+    static let itsClientIsReadWithoutTakingIt = StoreContractCheck("auth sessions: itsClientIsReadWithoutTakingIt") { kind in
+        try await withStore(kind) { store in
+            let secret = SecretToken()
+            try await store.saveAuthSession(record(secret))
+            #expect(try await store.authSessionClient(secret.digest) == "partner-app")
+            #expect(try await store.authSessionClient(SecretToken().digest) == nil)
+            let taken = try await store.takeAuthSession(secret.digest, clientID: "partner-app", dpopKeyThumbprint: nil, at: seconds(1))
+            #expect(taken == .taken(record(secret)))
+            #expect(try await store.authSessionClient(secret.digest) == nil)
+        }
+    }
+
     static let racingTakesHaveOneWinner = StoreContractCheck("auth sessions: racingTakesHaveOneWinner") { kind in
         try await withStore(kind) { store in
             let secret = SecretToken()
@@ -101,7 +113,7 @@ enum AuthSessionContract {
     }
 
     static let all = [
-        anAuthSessionIsTakenOnce, onlyItsClientAndKeyTakeIt, anAuthSessionExpires, racingTakesHaveOneWinner,
-        anApprovalIsTakenOnceWithASession, aDeniedApprovalIsDenied,
+        anAuthSessionIsTakenOnce, onlyItsClientAndKeyTakeIt, anAuthSessionExpires, itsClientIsReadWithoutTakingIt,
+        racingTakesHaveOneWinner, anApprovalIsTakenOnceWithASession, aDeniedApprovalIsDenied,
     ]
 }

@@ -73,6 +73,10 @@ struct ConfigurationTests {
         // OpenID Connect Native SSO draft 07 §3.1: device_sso only for a client of an SSO group.
         ("    grants: [authorization_code, refresh_token]", "    grants: [authorization_code, refresh_token]\n    scopes: [openid, device_sso]", "clients[0].scopes", "needs the client's ssoGroup"),
         ("users:", "tokens: {deviceSecretLifetimeSeconds: 10}\nusers:", "tokens.deviceSecretLifetimeSeconds", "at least 300"),
+        // OpenID Connect Core §3.1.2.1: a request without scope is never an OpenID request.
+        ("    grants: [authorization_code, refresh_token]", "    grants: [authorization_code, refresh_token]\n    scopes: [openid, wopi]\n    defaultScopes: [openid]", "clients[0].defaultScopes", "must not contain openid"),
+        ("    grants: [authorization_code, refresh_token]", "    grants: [authorization_code, refresh_token]\n    defaultScopes: [admin]", "clients[0].defaultScopes", "'admin' is not one of the client's scopes"),
+        ("users:", "firstPartyApps: {stepUpSessionLifetimeSeconds: 10}\nusers:", "firstPartyApps.stepUpSessionLifetimeSeconds", "at least 60"),
     ])
     func errorsNameTheirKeyPath(replace: String, with replacement: String, keyPath: String, message: String) {
         let yaml = Self.base.replacingOccurrences(of: replace, with: replacement)

@@ -14,7 +14,9 @@ Refusals, each the draft's error, never a 500, and no code in the store: a clien
 (unauthorized_client), no PKCE (invalid_request), a replayed, a foreign client's and another DPoP key's
 auth_session (invalid_session), and failed passwords beyond the throttle (slow_down, 429, Retry-After).
 Step-up (§6.1): the token response's auth_session starts a new request that asks only for the same user's password;
-another client's use of it and an altered value are invalid_session.
+another client's use of it and an altered value are invalid_session, another user's name and password are refused,
+and once its grant is revoked it is invalid_session. A later step may leave out client_id (§5.1); a request without
+scope is no OpenID request (no ID token, no step-up auth_session).
 
 Run with the test venv's Python: .build/venv-test/bin/python scripts/test/first_party_client.py --binary …
 Prints one line per check and ends with "N passed, N failed"; exits 1 on any failure.
@@ -45,6 +47,13 @@ LITE_CLIENT = """clients:
     appToAppApprovers: [partner-app]
     grants: [authorization_code, refresh_token]
     scopes: [openid, profile]
+"""
+# A second user (with the demo user's password hash, so the same password): a step-up must not switch to them.
+OTHER_USER = "other@example.com"
+OTHER_USER_CONFIG = """users:
+  - id: other
+    signInName: other@example.com
+    passwordHash: $2b$12$spZMyuggXL3hVlAEWn6Ji.2/o./7RYcPQD49gPV/Me1vHSjTCvTuS
 """
 PATH = "/oauth2/authorize-challenge"
 PARTNER_REDIRECT = "com.example.partner:/oauth2redirect"
@@ -89,7 +98,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     args = parser.parse_args()
-    with serving_in_folder(args.binary, lambda text: text.replace("clients:\n", LITE_CLIENT, 1)) as (port, folder):
+    def edit(text):
+        return text.replace("clients:\n", LITE_CLIENT, 1).replace("users:\n", OTHER_USER_CONFIG, 1)
+
+    with serving_in_folder(args.binary, edit) as (port, folder):
         bridge = Bridge(port, folder / "bridge.sqlite")
         metadata = requests.get(bridge.base + "/.well-known/oauth-authorization-server", timeout=10).json()
         check("metadata names the authorization challenge endpoint (§8)",
@@ -102,6 +114,8 @@ def main():
         redirect_to_web(bridge)
         refusals(bridge)
         step_up(bridge)
+        later_step_without_client_id(bridge)
+        no_scope_is_no_openid(bridge)
         throttled(bridge)  # last: it leaves the demo account and the loopback address throttled
     return tally.summary()
 
@@ -281,6 +295,42 @@ def step_up(bridge):
     token = bridge.client("partner-app").authorization_code(code, code_verifier=verifier, validate=False)
     check("... for the same user (the ID token's sub)", subject(str(token.id_token)) == subject(tokens["id_token"]),
           token)
+    verifier, challenge = pkce_pair()
+    answer, body = bridge.challenge(first(challenge=challenge, auth_session=session, username=OTHER_USER,
+                                          password=DEMO_PASSWORD))
+    check("§6.1: the step-up auth_session with another user's name and password is refused, nothing issued",
+          answer.status_code == 400 and body.get("error") == "invalid_request" and "authorization_code" not in body,
+          body)
+    revoked = requests.post(bridge.base + "/oauth2/revoke", data={
+        "token": tokens["refresh_token"], "token_type_hint": "refresh_token", "client_id": "partner-app"}, timeout=10)
+    answer, body = bridge.challenge(first(challenge=challenge, auth_session=session))
+    check("after its grant is revoked (RFC 7009) the step-up auth_session is invalid_session",
+          revoked.status_code == 200 and body.get("error") == "invalid_session", body)
+
+
+def later_step_without_client_id(bridge):
+    verifier, challenge = pkce_pair()
+    _, body = bridge.challenge(first(challenge=challenge))
+    session = body.get("auth_session")
+    answer, body = bridge.challenge({"client_id": "files-lite", "auth_session": session,
+                                     "username": DEMO_USER, "password": DEMO_PASSWORD})
+    check("§5.1: a client_id that is sent must be the auth_session's: invalid_session",
+          body.get("error") == "invalid_session", body)
+    answer, body = bridge.challenge({"auth_session": session, "username": DEMO_USER, "password": DEMO_PASSWORD})
+    check("§5.1: a later step with auth_session and no client_id gives the code",
+          answer.status_code == 200 and redeemed(bridge, body, verifier), body)
+
+
+def no_scope_is_no_openid(bridge):
+    verifier, challenge = pkce_pair()
+    form = first(challenge=challenge, username=DEMO_USER, password=DEMO_PASSWORD)
+    del form["scope"]
+    _, body = bridge.challenge(form)
+    token = bridge.client("partner-app").authorization_code(
+        body.get("authorization_code"), code_verifier=verifier, validate=False)
+    check("OpenID Connect Core §3.1.2.1: a request without scope gets no ID token and no step-up auth_session",
+          token.access_token and token.id_token is None and "openid" not in (token.scope or "")
+          and not token.kwargs.get("auth_session"), (token.scope, token.kwargs))
 
 
 def throttled(bridge):

@@ -89,13 +89,17 @@ struct BridgeServices: Sendable {
             usedProofs: store, now: now)
         let merchants = MerchantClients(configuration.clients)
         let refreshSeconds = tokens.refreshTokenLifetimeSeconds
+        let stepUpSeal = StepUpSessionSeal(signingKeys: keys)
+        let stepUp = StepUpIssuance(
+            seal: stepUpSeal, configured: configuration.firstPartyApps.stepUpSessionLifetimeSeconds,
+            refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil)
         token = TokenEndpoint(
             authenticator: clients, store: store, accessTokens: accessTokens,
             refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil,
             refreshReuseGrace: TimeInterval(tokens.refreshReuseGraceSeconds),
             deviceSecretLifetime: TimeInterval(tokens.deviceSecretLifetimeSeconds), idTokens: idTokens,
             verifier: accessTokenVerifier, merchants: merchants, dpop: dpop,
-            stepUp: configuration.firstPartyApps.enabled ? StepUpSessionSeal(signingKeys: keys) : nil, now: now)
+            stepUp: configuration.firstPartyApps.enabled ? stepUp : nil, now: now)
         revocation = RevocationEndpoint(authenticator: clients, verifier: accessTokenVerifier, store: store, now: now)
         wopiAccessTokens = WopiAccessTokenVerifier(keys: keys, store: store, statusMaxAge: statusMaxAge)
         introspection = IntrospectionEndpoint(
@@ -116,7 +120,7 @@ struct BridgeServices: Sendable {
             now: now)
         authorizationChallenge = AuthorizationChallengeEndpoint(
             environment: authorizeEnvironment, store: store, authenticator: clients, dpop: dpop,
-            pushed: pushedAuthorization, completion: interaction.completion, stepUp: StepUpSessionSeal(signingKeys: keys))
+            pushed: pushedAuthorization, completion: interaction.completion, stepUp: stepUpSeal)
         authorize = AuthorizeEndpoint(
             environment: authorizeEnvironment, interaction: interaction, pushed: pushedAuthorization)
         userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)

@@ -237,9 +237,11 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var name: String?
         /// The host's own app: the consent page is skipped (the user signed in to the host itself).
         public var firstParty: Bool
-        /// Scopes the client may request; an authorize request without `scope` gets all of them (RFC 6749 §3.3).
-        /// `wopi` unless configured: the one scope the bootstrapper knows.
+        /// Scopes the client may request. `wopi` unless configured: the one scope the bootstrapper knows.
         public var scopes: [String]
+        /// What an authorize request without `scope` gets (RFC 6749 §3.3: the server's documented default); never
+        /// `openid`. Absent: `scopes` without `openid` (`defaultScope`).
+        public var defaultScopes: [String]?
         /// `office` allows exactly Office's documented deviations (`ClientProfile`); `strict`: none.
         public var profile: ClientProfile
         /// OpenID Connect: refuse authorize requests without `nonce` (OpenID Connect Core §3.1.2.1 lets the OP decide).
@@ -278,6 +280,10 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
 
         /// Not a schema default: it follows from another key.
         public var displayName: String { name ?? id }
+
+        /// The scope of a request that names none: `defaultScopes`, else `scopes` without `openid` (OpenID Connect
+        /// Core §3.1.2.1: only a request that contains openid is an OpenID request, so the default never makes one).
+        public var defaultScope: [String] { defaultScopes ?? scopes.filter { $0 != OpenIDScope.openid } }
     }
 
     /// A local account of the embedded default, loaded into the store at start.
@@ -337,6 +343,9 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public struct FirstPartyApps: Sendable, Codable, Hashable {
         /// Off: no endpoint and no `authorization_challenge_endpoint` in the metadata.
         public var enabled: Bool
+        /// How long the step-up `auth_session` of a token response (draft §6.1) may start a sign-in, at most; never
+        /// longer than the refresh token issued with it, and never after its grant is revoked.
+        public var stepUpSessionLifetimeSeconds: Int
     }
 
     /// Attestation-based client authentication (draft-ietf-oauth-attestation-based-client-auth-11).

@@ -125,6 +125,15 @@ struct ConfigurationChecks {
                 // never work.
                 error("\(path).merchant", "(or ssoGroup) is required for the token-exchange grant (RFC 8693)")
             }
+            if let defaults = client.defaultScopes {
+                if defaults.contains(OpenIDScope.openid) {
+                    // OpenID Connect Core §3.1.2.1: an OpenID request is one that asks for openid itself.
+                    error("\(path).defaultScopes", "must not contain openid: a request without scope is no OpenID request")
+                }
+                for scope in defaults where !client.scopes.contains(scope) {
+                    error("\(path).defaultScopes", "'\(scope)' is not one of the client's scopes")
+                }
+            }
             if client.scopes.contains(NativeSSO.scope) && client.ssoGroup == nil {
                 error("\(path).scopes", "device_sso needs the client's ssoGroup (OpenID Connect Native SSO draft 07 §3.1)")
             }

@@ -22,15 +22,28 @@ struct ExchangeEndpoint: Sendable {
     let now: @Sendable () -> Date
 
     /// RFC 6750 §3's order: the user's token is judged first (none: the bare challenge; a bad one: `invalid_token`),
-    /// then what the request asks for, refused with 400s only, since the caller's credential was good.
-    func respond(to request: OAuthFormRequest) async throws(BearerRefusal) -> ExchangeResponse {
+    /// then what the request asks for, refused with 400s only, since the caller's credential was good. `body` is
+    /// the form's text, or why the route could not read one (another media type, too large): then the token can
+    /// only be the Authorization header's, and it is still judged before the body is refused (RFC 6750 §3.1).
+    func respond(to request: OAuthFormRequest, body: Result<String, OAuthError>) async throws(BearerRefusal)
+        -> ExchangeResponse
+    {
+        let time = now()
+        let text: String
+        switch body {
+        case .success(let value): text = value
+        case .failure(let unreadable):
+            _ = try await bearer.verified(authorization: request.authorization, dpop: request.dpop, at: time)
+            throw .request(unreadable)
+        }
         let form: FormParameters
         do {
-            form = try FormParameters.decodeForOAuth(request.body, limit: limit, what: "exchange request")
+            form = try FormParameters.decodeForOAuth(text, limit: limit, what: "exchange request")
         } catch {
+            // A form that does not decode has no oauth_token to read: the header's token is judged first all the same.
+            _ = try await bearer.verified(authorization: request.authorization, dpop: request.dpop, at: time)
             throw .request(error.oauthError)
         }
-        let time = now()
         let user = try await bearer.verified(
             authorization: request.authorization, formToken: form["oauth_token"], dpop: request.dpop, at: time)
         guard !user.grant.userID.isEmpty else {

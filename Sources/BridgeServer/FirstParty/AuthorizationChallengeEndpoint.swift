@@ -38,7 +38,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
     static let stepParameters = AuthorizationChallengeRequest.StepName.all
 
     let environment: AuthorizeEnvironment
-    let store: any SignInPagesStore & AuthSessionStore
+    let store: any SignInPagesStore & AuthSessionStore & GrantStore
     let authenticator: ClientAuthenticator
     let dpop: DPoPProofs
     let pushed: PushedAuthorizationEndpoint
@@ -62,8 +62,10 @@ struct AuthorizationChallengeEndpoint: Sendable {
         for name in Self.stepParameters where form.values(for: name).count > 1 {
             throw .invalidRequest("parameter '\(name)' appears more than once")
         }
-        // §4.1: client authentication exactly as at the token endpoint.
-        let authenticated = try await authenticator.authenticate(request.form, form: form)
+        // §4.1: client authentication exactly as at the token endpoint; §5.1: a later request may name its client by
+        // its auth_session alone.
+        let named = try await namingClient(form, request.form)
+        let authenticated = try await authenticator.authenticate(request.form, form: named)
         // §5 and §9.1: the server MUST verify that the client is first-party before any step.
         guard authenticated.client.firstParty else {
             throw OAuthError(.unauthorizedClient, description: "only first-party clients may use this endpoint")
@@ -83,6 +85,26 @@ struct AuthorizationChallengeEndpoint: Sendable {
             endpoint: self, form: form, client: authenticated.client, clientAddress: request.clientAddress, now: now,
             logger: logger)
         return try await step.run(chain)
+    }
+
+    /// §5.1: `client_id` is "REQUIRED if the client is not authenticating with the authorization server and if no
+    /// auth_session is included". A request with neither `client_id` nor other credentials names the client of its
+    /// `auth_session`, which then authenticates as any public client does (a confidential one still needs its
+    /// secret); a `client_id` that is sent must be the auth_session's (`take` and `stepUp` check it).
+    func namingClient(_ form: FormParameters, _ request: OAuthFormRequest) async throws(OAuthError) -> FormParameters {
+        guard form["client_id"] == nil, (request.authorization ?? "").isEmpty, request.attestation?.isEmpty ?? true,
+            let presented = form["auth_session"].nonEmpty
+        else { return form }
+        let clientID: String?
+        if let session = stepUp.open(presented) {
+            clientID = session.clientID
+        } else {
+            clientID = try await storeCall { try await store.authSessionClient(TokenDigest(of: presented)) }
+        }
+        guard let clientID else { throw OAuthError(.invalidSession, description: "auth_session is unknown or was used already") }
+        var named = form
+        named.append("client_id", clientID)
+        return named
     }
 
     /// The first request: the authorize checks on its parameters, then the request parked as the authorize endpoint
@@ -142,6 +164,11 @@ struct AuthorizationChallengeEndpoint: Sendable {
         }
         guard session.dpopKeyThumbprint == dpopKey else {
             throw OAuthError(.invalidSession, description: "auth_session is bound to another DPoP key")
+        }
+        // The tokens' grant revoked (logout, revocation, a password change): what the session restored is gone too.
+        let grant = try await storeCall { try await store.grant(id: GrantID(session.grantID)) }
+        guard let grant, grant.revokedAt == nil, grant.userID == session.userID, grant.clientID == session.clientID else {
+            throw OAuthError(.invalidSession, description: "auth_session's grant was revoked")
         }
         guard let user = try await storeCall({ try await store.user(id: session.userID) }) else {
             throw OAuthError(.invalidSession, description: "auth_session names no user of this server")

@@ -19,7 +19,7 @@ struct AuthorizationChallengeStep: Sendable {
     let logger: Logger
 
     var environment: AuthorizeEnvironment { endpoint.environment }
-    var store: any SignInPagesStore & AuthSessionStore { endpoint.store }
+    var store: any SignInPagesStore & AuthSessionStore & GrantStore { endpoint.store }
 
     func run(_ taken: AuthSessionRecord) async throws(OAuthError) -> AuthorizationChallengeOutcome {
         var chain = taken
@@ -27,8 +27,7 @@ struct AuthorizationChallengeStep: Sendable {
             if let waiting = try await hostAppDecision(reference, &chain) { return waiting }
         }
         if chain.session == nil, let name = form["username"] {
-            // Identifier first (§5): the name is kept for the password step, and nothing is checked yet.
-            chain.signInName = name.trimmingCharacters(in: .whitespaces)
+            chain.signInName = try Self.signInName(posted: name, kept: chain.signInName)
         }
         if chain.session == nil, form["password"] != nil {
             if let retry = try await signIn(&chain) { return retry }
@@ -75,6 +74,19 @@ struct AuthorizationChallengeStep: Sendable {
                 chain, OAuthError(.insufficientAuthorization, description: "sign in with username and password"),
                 fields: Self.passwordRequired)
         }
+    }
+
+    /// The name a password is checked against. Identifier first (§5): a name given alone is kept for the password
+    /// step. Once a chain names a user (an earlier step, or a step-up's restored session, §6.1: "restore the context
+    /// of a previous session"), a posted name may repeat it (case folded, as the throttle keys and the account check compare names)
+    /// but never replace it: the chain stays that user's.
+    static func signInName(posted: String, kept: String?) throws(OAuthError) -> String {
+        let name = posted.trimmingCharacters(in: .whitespaces)
+        guard let kept else { return name }
+        guard name.lowercased() == kept.lowercased() else {
+            throw .invalidRequest("username names another user than this auth_session; start a new sign-in")
+        }
+        return kept
     }
 
     /// The host's app's decision on the request parked for it: approved signs the chain in; otherwise the answer.

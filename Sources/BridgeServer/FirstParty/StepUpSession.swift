@@ -5,23 +5,27 @@ import SignInProtocol
 
 /// The `auth_session` a first-party app gets with its tokens (draft-ietf-oauth-first-party-apps-04 §6.1): a later
 /// challenge request presents it to step up, and only the password is asked again, for the same user (§6.1: "restore
-/// the context of a previous session and prompt only for the needed step-up factors").
+/// the context of a previous session and prompt only for the needed step-up factors"). It belongs to the grant of
+/// the tokens it came with: once that grant is revoked (logout, revocation, a password change), it starts nothing.
 struct StepUpSession: Sendable, Hashable {
     var clientID: String
     var userID: String
+    /// The grant of the token response that carried it (`GrantRecord.id`).
+    var grantID: String
     /// RFC 7638 thumbprint of the DPoP key the tokens were bound to; the step-up request must prove the same key.
     var dpopKeyThumbprint: String?
     var expiresAt: Date
 }
 
-/// Seals and opens step-up sessions: `su1.<key tag>.<AES-GCM nonce, ciphertext and tag>`, base64url. Encrypted, not
+/// Seals and opens step-up sessions: `su2.<key tag>.<AES-GCM nonce, ciphertext and tag>`, base64url. Encrypted, not
 /// only signed, because §5.3.1 says the server "MUST adequately protect the value from inspection by the client";
 /// stateless, so the token endpoint records nothing more. The AES keys come from the ES256 signing keys (HKDF, RFC
 /// 5869), as the WOPI seal's do: every instance sharing the key file opens every other's, and a session sealed
 /// before a rotation opens while its key is kept.
 struct StepUpSessionSeal: Sendable {
-    static let prefix = "su1."
-    /// Far above what the seal makes (a client id, a user id, a thumbprint), far below anything costly to refuse.
+    /// `su2`: the grant id joined the sealed fields; an `su1` value opens as nothing (then `invalid_session`).
+    static let prefix = "su2."
+    /// Far above what the seal makes (client, user and grant ids, a thumbprint), far below anything costly to refuse.
     static let maxBytes = 4096
 
     struct Key: Sendable {
@@ -45,7 +49,7 @@ struct StepUpSessionSeal: Sendable {
     func seal(_ session: StepUpSession) -> String? {
         guard let first = keys().first else { return nil }
         let header = Self.prefix + first.tag
-        let plain = [session.clientID, session.userID, session.dpopKeyThumbprint ?? "",
+        let plain = [session.clientID, session.userID, session.grantID, session.dpopKeyThumbprint ?? "",
                      String(Milliseconds.from(session.expiresAt))].joined(separator: "\n")
         guard let box = try? AES.GCM.seal(Array(plain.utf8), using: first.key, authenticating: Array(header.utf8)),
             let combined = box.combined
@@ -65,20 +69,30 @@ struct StepUpSessionSeal: Sendable {
             let text = String(validating: plain, as: UTF8.self)
         else { return nil }
         let fields = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard fields.count == 4, let expires = Int64(fields[3]) else { return nil }
+        guard fields.count == 5, let expires = Int64(fields[4]) else { return nil }
         return StepUpSession(
-            clientID: String(fields[0]), userID: String(fields[1]),
-            dpopKeyThumbprint: fields[2].isEmpty ? nil : String(fields[2]), expiresAt: Milliseconds.date(expires))
+            clientID: String(fields[0]), userID: String(fields[1]), grantID: String(fields[2]),
+            dpopKeyThumbprint: fields[3].isEmpty ? nil : String(fields[3]), expiresAt: Milliseconds.date(expires))
     }
 }
 
-/// What the token endpoint needs to hand out step-up sessions: the seal and how long a session lives (as long as a
-/// refresh token, so an app that can refresh can also step up).
+/// What the token endpoint needs to hand out step-up sessions: the seal and how long a session lives
+/// (`firstPartyApps.stepUpSessionLifetimeSeconds`, never longer than the refresh token issued beside it: the value
+/// is not rotated, so its bound is fixed when it is issued).
 struct StepUpIssuance: Sendable {
     let seal: StepUpSessionSeal
     let lifetime: TimeInterval
 
-    func session(client: String, userID: String, dpopKey: String?, at now: Date) -> String? {
-        seal.seal(StepUpSession(clientID: client, userID: userID, dpopKeyThumbprint: dpopKey, expiresAt: now.addingTimeInterval(lifetime)))
+    /// `configured` seconds, cut to `refreshTokenLifetime` when refresh tokens expire (nil: they do not).
+    init(seal: StepUpSessionSeal, configured: Int, refreshTokenLifetime: TimeInterval?) {
+        self.seal = seal
+        lifetime = min(TimeInterval(configured), refreshTokenLifetime ?? .infinity)
+    }
+
+    func session(in grant: GrantRecord, dpopKey: String?, at now: Date) -> String? {
+        seal.seal(
+            StepUpSession(
+                clientID: grant.clientID, userID: grant.userID, grantID: grant.id.rawValue, dpopKeyThumbprint: dpopKey,
+                expiresAt: now.addingTimeInterval(lifetime)))
     }
 }

@@ -26,7 +26,8 @@ struct NativeSSOExchange: Sendable {
         // The other app gets `openid` unless it asks for more: at most what it may ask for itself, and at most what
         // the session's first app was granted (the store's check).
         let requested = (request.token.scope ?? "").split(separator: " ").map(String.init)
-        let scope = try CheckScope.granted(requested.isEmpty ? [OpenIDScope.openid] : requested, allowed: client.client.scopes)
+        let scope = try CheckScope.granted(
+            requested.isEmpty ? [OpenIDScope.openid] : requested, allowed: client.client.scopes, default: [])
         let claim = DeviceSessionClaim(sid: binding.sid, userID: claims.sub, group: group, scope: scope)
         let grant = GrantRecord(userID: claims.sub, clientID: client.id, scope: scope, createdAt: request.now)
         let (draft, access, refresh) = minter.draft(

@@ -7,26 +7,44 @@ import SignInProtocol
 /// client the hint (or `client_id`) names, else nothing happens and a page says so. On success the browser's
 /// session cookie is cleared and the user's sessions end, then the browser goes to the registered URI with
 /// `state`, or sees a "signed out" page. A hint with a Native SSO `sid` ends that device session too.
+/// Without a valid `id_token_hint` a signed-in browser is asked first (§2: the OP "SHOULD ask the End-User whether
+/// to log out"; §6: such requests "are a potential means of denial of service", so confirm "before acting upon
+/// them"): a page whose form posts the same parameters back with `LogoutConfirmation`'s token for that browser,
+/// and nothing ends until it is posted.
 struct EndSessionEndpoint: Sendable {
     static let path = "/oauth2/logout"
 
     let environment: AuthorizeEnvironment
     let idTokens: IDTokenIssuer
 
-    /// What the route read: the parameters (query or form body) and the browser's session cookie.
+    /// What the route read: the parameters (query or form body), the browser's session cookie, and the
+    /// confirmation form's `csrf_token` when the request is a POST (never read from a query, which logs and
+    /// `Referer` keep).
     struct Input: Sendable {
         var parameters: FormParameters
         var sessionSecret: String?
+        var confirmation: String? = nil
     }
 
+    /// The parameters a confirmation page posts back: the request's own, as `decide` accepted them.
+    static let carriedParameters = ["post_logout_redirect_uri", "state", "client_id", "ui_locales"]
+
     /// Decides, and on a logout ends the user's sessions (one store read, one store step). The route clears the
-    /// cookie and draws the redirect or the page (`OpenIDRoutes+Sessions`).
+    /// cookie and draws the redirect or the page (`OpenIDRoutes+Sessions`). A browser whose cookie names no live
+    /// session has nothing a logout could end, so it is not asked.
     func respond(_ input: Input) async throws -> Decision {
         let decision = await decide(input.parameters)
         guard case .logOut = decision else { return decision }
         if let secret = input.sessionSecret,
             let session = try await environment.store.activeSession(TokenDigest(of: secret), at: environment.now())
         {
+            if input.parameters["id_token_hint"].nonEmpty == nil,
+                !LogoutConfirmation.confirms(input.confirmation, session: secret)
+            {
+                var carried = FormParameters()
+                for name in Self.carriedParameters { carried.append(name, input.parameters[name].nonEmpty) }
+                return .confirm(token: LogoutConfirmation.token(forSession: secret), parameters: carried)
+            }
             try await environment.store.endSessions(userID: session.userID, at: environment.now())
         }
         // Native SSO draft 07: an app logging out with an ID token of a device session ends that session, so its
@@ -39,6 +57,8 @@ struct EndSessionEndpoint: Sendable {
 
     enum Decision: Equatable, Sendable {
         case logOut(redirect: String?)
+        /// Ask the user first: the confirmation form's token and the parameters it posts back.
+        case confirm(token: String, parameters: FormParameters)
         case refuse(OAuthError)
     }
 

@@ -35,10 +35,18 @@ extension OpenIDRoutes {
                     language, status: .badRequest, message: \.logoutRefused, oauthError: .invalidRequest("the query is malformed"))
             }
         }
-        let input = EndSessionEndpoint.Input(parameters: parameters, sessionSecret: cookies.sessionSecret(in: request))
+        let input = EndSessionEndpoint.Input(
+            parameters: parameters, sessionSecret: cookies.sessionSecret(in: request),
+            confirmation: request.method == .post ? parameters["csrf_token"] : nil)
         switch try await endSession.respond(input) {
         case .refuse(let error):
             return pages.error(language, status: .badRequest, message: \.logoutRefused, oauthError: error)
+        case .confirm(let token, let carried):
+            return pages.logoutConfirmation(
+                PageRenderer.LogoutConfirmationPage(
+                    language: language, action: EndSessionEndpoint.path, csrfToken: token,
+                    fields: carried.pairs.map { ($0.name, $0.value) },
+                    formTarget: carried["post_logout_redirect_uri"].flatMap(PageRenderer.formTarget(for:))))
         case .logOut(let redirect):
             var response =
                 redirect.map { AuthorizeEnvironment.redirect(to: $0, after: request.method) }

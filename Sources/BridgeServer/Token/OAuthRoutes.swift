@@ -52,14 +52,16 @@ struct OAuthRoutes: Sendable {
             logger.notice("token URL on another origin: forward it to \(TokenEndpointPaths.canonical)", metadata: ["url": "\(url)"])
         }
         router.post(RouterPath(ExchangeEndpoint.path)) { request, context in
-            let form: OAuthFormRequest
+            // RFC 6750 §3.1: the endpoint judges the credential before it refuses an unreadable body.
+            let body: Result<String, OAuthError>
             do throws(OAuthError) {
-                form = try await self.readForm(request)
+                body = .success(try await self.readForm(request).body)
             } catch {
-                return OAuthHTTPResponse.error(error, realm: self.realm)
+                body = .failure(error)
             }
+            let form = OAuthFormRequest(request, body: (try? body.get()) ?? "", configuration: self.configuration)
             do throws(BearerRefusal) {
-                return OAuthHTTPResponse.json(JSONBody.bytes(try await self.exchange.respond(to: form)))
+                return OAuthHTTPResponse.json(JSONBody.bytes(try await self.exchange.respond(to: form, body: body)))
             } catch {
                 if error == .storeUnavailable {
                     context.logger.error("OAuth endpoint: store unavailable", metadata: ["path": "\(request.uri.path)"])

@@ -28,7 +28,7 @@ struct TokenEndpoint: Sendable {
         authenticator: ClientAuthenticator, store: any CodeStore & TokenStore & DeviceSSOStore,
         accessTokens: AccessTokenIssuer, refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0,
         deviceSecretLifetime: TimeInterval = 2_592_000, idTokens: IDTokenIssuer? = nil, verifier: AccessTokenVerifier,
-        merchants: MerchantClients, dpop: DPoPProofs, stepUp: StepUpSessionSeal? = nil,
+        merchants: MerchantClients, dpop: DPoPProofs, stepUp: StepUpIssuance? = nil,
         now: @escaping @Sendable () -> Date
     ) {
         let minter = TokenMinter(accessTokens: accessTokens, refreshTokenLifetime: refreshTokenLifetime)
@@ -37,7 +37,7 @@ struct TokenEndpoint: Sendable {
             GrantDependencies(
                 store: store, minter: minter, deviceSecretLifetime: deviceSecretLifetime,
                 refreshReuseGrace: refreshReuseGrace, idTokens: idTokens, verifier: verifier, merchants: merchants,
-                stepUp: stepUp.map { StepUpIssuance(seal: $0, lifetime: refreshTokenLifetime ?? 2_592_000) }))
+                stepUp: stepUp))
         self.dpop = dpop
         self.now = now
     }

@@ -14,6 +14,11 @@ public protocol AuthSessionStore: Sendable {
         _ digest: TokenDigest, clientID: String, dpopKeyThumbprint: String?, at now: Date
     ) async throws -> AuthSessionTaking
 
+    /// The client the auth session under `digest` was issued to, nil when none is kept; changes nothing. A later
+    /// challenge request may name its client by its `auth_session` alone (draft §5.1), so the endpoint asks this
+    /// before it authenticates the client, and `takeAuthSession` still checks the client it authenticated.
+    func authSessionClient(_ digest: TokenDigest) async throws -> String?
+
     /// The host's app decided the app-to-app request under `reference` that the challenge endpoint parked for the
     /// request `interaction` (one call): when it was approved and not yet used, marks it used and creates `session`
     /// for the approving user, as the browser's `resume_uri` does (`AppToAppStore.resumeAppToApp`).

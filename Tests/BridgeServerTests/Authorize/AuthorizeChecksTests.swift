@@ -101,6 +101,28 @@ struct AuthorizeChecksTests {
         }
     }
 
+    /// RFC 6749 §3.3's documented default, which never adds openid (OpenID Connect Core §3.1.2.1).
+    @Test func aRequestWithoutScopeGetsTheClientsDefaultWithoutOpenID() throws {
+        var client = Self.client("office")
+        func granted(_ query: String = "") throws -> String {
+            var draft = AuthorizationDraft(
+                client: client, redirectURI: client.redirectUris[0],
+                request: try AuthorizationRequest.decode(query: "client_id=office&response_type=code" + query))
+            try CheckScope().check(&draft)
+            return draft.grantedScope
+        }
+        client.scopes = ["openid", "profile", "wopi"]
+        #expect(client.defaultScope == ["profile", "wopi"])
+        #expect(try granted() == "profile wopi")
+        client.defaultScopes = ["wopi"]
+        #expect(try granted() == "wopi")
+        client.scopes = ["openid"]
+        client.defaultScopes = nil
+        #expect(throws: OAuthError(.invalidScope, description: "scope is required for this client")) { try granted() }
+        // Asked for, openid is granted as before.
+        #expect(try granted("&scope=openid") == "openid")
+    }
+
     @Test func checkPKCEChallengeRequiresS256ForPublicClientsAndRefusesPlain() throws {
         let pkce = CheckPKCEChallenge(allowPlain: false)
         var good = try Self.draft(

@@ -166,4 +166,31 @@ struct ExchangeCodeTests {
             #expect(inForm.status == .ok, "\(inForm.json)")
         }
     }
+
+    /// RFC 6750 §3.1, whatever the body's type: a JSON body (not this endpoint's form) with a forged bearer token is
+    /// `invalid_token` (401), with no credential the bare challenge; only with a good token is the body refused.
+    @Test func theCredentialIsJudgedBeforeABodyOfAnotherType() async throws {
+        let bridge = try await ExchangeFixture.make()
+        let user = try await bridge.issueToken(user: "alice", client: "contoso-app")
+        try await bridge.app.makeApplication().test(.live) { client in
+            func post(_ authorization: String?) async throws -> OAuthExchange {
+                var headers: HTTPFields = [.contentType: "application/json"]
+                if let authorization { headers[.authorization] = authorization }
+                let response = try await client.executeRequest(
+                    uri: "/oauth/exchange", method: .post, headers: headers,
+                    body: ByteBuffer(string: #"{"clientId":"contoso-backend","type":"code"}"#))
+                return OAuthExchange(response: response)
+            }
+            let forged = try await post("Bearer \(user.token)x")
+            #expect(forged.status == .unauthorized)
+            #expect(forged.error == "invalid_token")
+            let none = try await post(nil)
+            #expect(none.status == .unauthorized)
+            #expect(none.response.headers[values: .wwwAuthenticate].first == #"Bearer realm="https://contoso.com""#)
+            #expect(none.json["error"] == nil)
+            let good = try await post("Bearer \(user.token)")
+            #expect(good.status == .badRequest)
+            #expect(good.error == "invalid_request")
+        }
+    }
 }

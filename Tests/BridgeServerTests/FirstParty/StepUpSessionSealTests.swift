@@ -8,7 +8,7 @@ import Testing
 @Suite("Step-up session seal")
 struct StepUpSessionSealTests {
     static let session = StepUpSession(
-        clientID: "partner-app", userID: "u-42", dpopKeyThumbprint: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I",
+        clientID: "partner-app", userID: "u-42", grantID: "6f1c2a7e-grant", dpopKeyThumbprint: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I",
         expiresAt: Date(timeIntervalSince1970: 1_900_000_000))
 
     @Test func opensWhatItSealedAndHidesTheContents() async throws {
@@ -17,7 +17,7 @@ struct StepUpSessionSealTests {
         #expect(sealed.hasPrefix(StepUpSessionSeal.prefix))
         #expect(seal.open(sealed) == Self.session)
         #expect(!sealed.contains("partner-app") && !sealed.contains("u-42"))
-        let bare = StepUpSession(clientID: "c", userID: "u", dpopKeyThumbprint: nil, expiresAt: Self.session.expiresAt)
+        let bare = StepUpSession(clientID: "c", userID: "u", grantID: "g", dpopKeyThumbprint: nil, expiresAt: Self.session.expiresAt)
         #expect(seal.open(try #require(seal.seal(bare))) == bare)
     }
 

@@ -22,6 +22,7 @@ struct PageRenderer: Sendable {
             try library.register(PageTemplates.privacy, named: "privacy")
             try library.register(PageTemplates.notice, named: "notice")
             try library.register(PageTemplates.parked, named: "parked")
+            try library.register(PageTemplates.logoutConfirmation, named: "logout")
         } catch {
             fatalError("an embedded page template does not parse: \(error)")  // caught by every page test
         }
@@ -99,6 +100,26 @@ struct PageRenderer: Sendable {
         values["action"] = page.action
         values["csrfToken"] = page.csrfToken
         return html("consent", values, status: .ok, formTarget: page.formTarget)
+    }
+
+    struct LogoutConfirmationPage {
+        var language: PageLanguage
+        var action: String
+        var csrfToken: String
+        /// The logout request's own parameters, posted back unchanged.
+        var fields: [(name: String, value: String)]
+        /// Where the post may redirect afterwards (`post_logout_redirect_uri`), for `form-action`.
+        var formTarget: String?
+    }
+
+    func logoutConfirmation(_ page: LogoutConfirmationPage) -> Response {
+        let text = PageText.for(page.language)
+        var values = common(text, page.language, title: text.logoutConfirmTitle)
+        values["lead"] = text.logoutConfirmLead.filling("service", with: serviceName)
+        values["action"] = page.action
+        values["csrfToken"] = page.csrfToken
+        values["fields"] = page.fields.map { ["name": $0.name, "value": $0.value] }
+        return html("logout", values, status: .ok, formTarget: page.formTarget)
     }
 
     /// A page for a request that cannot go back to the client (RFC 6749 §4.1.2.1), or a sign-in that cannot

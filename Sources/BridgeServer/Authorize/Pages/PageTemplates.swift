@@ -85,6 +85,21 @@ enum PageTemplates {
         {{> foot}}
         """
 
+    /// RP-initiated logout asking first (OpenID Connect RP-Initiated Logout 1.0 §6): the request's parameters ride
+    /// along as hidden fields, and nothing ends until this form is posted.
+    static let logoutConfirmation = """
+        {{> head}}
+        <h1>{{text.logoutConfirmTitle}}</h1>
+        <p class="lead">{{lead}}</p>
+        <form method="post" action="{{action}}">
+        <input type="hidden" name="csrf_token" value="{{csrfToken}}">
+        {{#fields}}<input type="hidden" name="{{name}}" value="{{value}}">
+        {{/fields}}
+        <button type="submit">{{text.signOut}}</button>
+        </form>
+        {{> foot}}
+        """
+
     /// A page that only tells the person something (signed out).
     static let notice = """
         {{> head}}

@@ -36,6 +36,10 @@ struct PageText: Sendable {
     var appToAppLanding: String
     var signedOut: String
     var logoutRefused: String
+    /// RP-initiated logout without a valid id_token_hint: the question asked before anything ends.
+    var logoutConfirmTitle: String
+    var logoutConfirmLead: String
+    var signOut: String
     var details: String
     var privacyTitle: String
     var privacyBody: [String]
@@ -84,6 +88,9 @@ struct PageText: Sendable {
         appToAppLanding: "Open this link on a phone or tablet with the app installed, or go back and sign in with your password.",
         signedOut: "You are signed out. You can close this page.",
         logoutRefused: "The app that sent you here asked to sign you out with a request this service cannot accept. You are still signed in.",
+        logoutConfirmTitle: "Sign out?",
+        logoutConfirmLead: "Do you want to sign out of {service} on this device? Apps that use this sign-in will ask you to sign in again.",
+        signOut: "Sign out",
         details: "Details for the app's developer",
         privacyTitle: "Privacy statement",
         privacyBody: [
@@ -132,6 +139,9 @@ struct PageText: Sendable {
         appToAppLanding: "Åpne lenken på en telefon eller et nettbrett med appen installert, eller gå tilbake og logg inn med passord.",
         signedOut: "Du er logget ut. Du kan lukke denne siden.",
         logoutRefused: "Appen som sendte deg hit, ba om å logge deg ut med en forespørsel denne tjenesten ikke kan godta. Du er fortsatt logget inn.",
+        logoutConfirmTitle: "Logge ut?",
+        logoutConfirmLead: "Vil du logge ut av {service} på denne enheten? Apper som bruker denne innloggingen, ber deg logge inn på nytt.",
+        signOut: "Logg ut",
         details: "Detaljer for appens utvikler",
         privacyTitle: "Personvernerklæring",
         privacyBody: [

@@ -79,11 +79,12 @@ struct AuthorizationCodeGrant: GrantHandler {
         // refused anyway, because every token's status is read through its grant.
         let signed = try unavailableOnFailure { try minter.signed(access, in: grant, scope: record.scope) }
         var response = TokenMinter.response(signed, issuedAt: now, refreshToken: refresh, scope: record.scope)
-        if let stepUp, client.client.firstParty {
+        if let stepUp, client.client.firstParty, OpenIDScope.isOpenID(record.scope) {
             // Draft §6.1: "MAY be included even if the authorization code was obtained through a traditional OAuth
-            // authorization code flow"; bound to this client, user and DPoP key.
+            // authorization code flow"; bound to this client, user, grant and DPoP key. Only for an OpenID request:
+            // it restores a user's sign-in, which a plain OAuth request never asked for.
             response.additionalFields["auth_session"] = stepUp.session(
-                client: client.id, userID: grant.userID, dpopKey: proof?.thumbprint, at: now).map(JSONValue.string)
+                in: grant, dpopKey: proof?.thumbprint, at: now).map(JSONValue.string)
         }
         guard let idTokens, OpenIDScope.isOpenID(record.scope) else { return (response, nil) }
         // Native SSO draft 07 §3.4.2: a code granted `device_sso` yields a device secret, and the ID token its
