@@ -87,8 +87,9 @@ struct EcosystemEndpoint: Sendable {
             throw .bearer(
                 .request(.invalidRequest("the access_token parameter and the Authorization header carry different tokens")))
         case .token(let token):
-            do {
-                return try await verifier.verify(token, for: nil, at: time)
+            do throws(WopiAccessTokenVerifier.Rejection) {
+                let verified = try await verifier.verify(token, for: nil, at: time)
+                return (verified.claims, verified.grant)
             } catch {
                 throw Self.refusal(error)
             }
@@ -106,6 +107,7 @@ struct EcosystemEndpoint: Sendable {
         case .expired: .bearer(.invalidToken("the WOPI access token has expired"))
         case .revoked: .bearer(.invalidToken("the WOPI access token's grant was revoked"))
         case .unknownGrant: .bearer(.invalidToken("the WOPI access token's grant is unknown"))
+        case .unknownUser: .bearer(.invalidToken("the WOPI access token's user no longer exists"))
         case .wrongResource: .foreignToken
         case .storeUnavailable: .bearer(.storeUnavailable)
         }
