@@ -119,6 +119,26 @@ struct ClientAttestationAuthenticationTests {
         #expect(await code(nil, maker.proof()) == "invalid_client_attestation")
     }
 
+    /// RFC 7515 §4.1.11: an attestation or a PoP naming a critical extension is rejected (this server understands
+    /// none); an empty or malformed `crit` too.
+    @Test func anAttestationOrPoPWithCritIsRefused() async {
+        for crit: Any in [["urn:example:ext"], [String](), "urn:example:ext"] {
+            #expect(await code(maker.attestation(extraHeader: ["crit": crit]), maker.proof()) == "invalid_client_attestation")
+            #expect(await code(maker.attestation(), maker.proof(extraHeader: ["crit": crit])) == "invalid_client_attestation")
+        }
+    }
+
+    /// RFC 7519 §4.1.5: a PoP or an attestation whose `nbf` is ahead beyond the leeway (60 s) MUST NOT be accepted;
+    /// §4.1.4: nor a PoP whose `exp` has passed.
+    @Test func aPoPOrAttestationNotValidYetIsRefused() async {
+        let now = ClientAttestationMaker.now.timeIntervalSince1970
+        let attestation = maker.attestation()
+        #expect(await code(attestation, maker.proof(extraClaims: ["nbf": Int(now + 3600)])) == "invalid_client_attestation")
+        #expect(await code(attestation, maker.proof(extraClaims: ["exp": Int(now - 3600)])) == "invalid_client_attestation")
+        #expect(await code(attestation, maker.proof(extraClaims: ["nbf": Int(now + 30)])) == nil)
+        #expect(await code(maker.attestation(extraClaims: ["nbf": Int(now + 3600)]), maker.proof()) == "invalid_client_attestation")
+    }
+
     /// §7.5: a `client_id` in the body is the attestation's `sub`; `sub` must name a client of this server.
     @Test func theAttestedClientIsTheOneTheRequestNames() async {
         #expect(await code(maker.attestation(), maker.proof(), body: ["client_id": "native-app"]) == "invalid_client_attestation")

@@ -87,6 +87,13 @@ import Testing
         #expect(throws: IDTokenProblem.malformed("not a compact JWS")) { try IDTokenCheck.header(of: "a.b") }
     }
 
+    /// RFC 7515 §4.1.11: an ID token naming a critical extension is rejected, as every JWS this server accepts.
+    @Test func anIDTokenWithCritIsRefused() {
+        let crit = Base64URL.encode(Array(#"{"alg":"ES256","kid":"k","crit":["urn:example:ext"]}"#.utf8)) + ".e30.sig"
+        #expect(throws: IDTokenProblem.self) { try IDTokenCheck.header(of: crit) }
+        #expect((try? IDTokenCheck.header(of: Base64URL.encode(Array(#"{"alg":"ES256","kid":"k"}"#.utf8)) + ".e30.sig"))?.kid == "k")
+    }
+
     @Test func anUnknownKidFetchesTheJWKSOnceMore() async throws {
         let old = try await SigningKeySet.generate()
         let rotated = try await SigningKeySet.generate()
