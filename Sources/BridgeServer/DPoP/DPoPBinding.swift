@@ -45,6 +45,17 @@ struct DPoPBinding: Sendable, Hashable {
         }
     }
 
+    /// The key a code will be bound to (RFC 9449 §10): the proof's when the authorization request came with one (a
+    /// pushed or first-party request, §10.1), else `dpop_jkt`. A `dpop_jkt` beside a proof must name the proof's key
+    /// ("MUST reject the request if the JWK Thumbprint in dpop_jkt does not match").
+    static func codeKey(named: [String], proofKey: String?) throws(OAuthError) -> String? {
+        guard let proofKey else { return named.first }
+        guard named.allSatisfy({ ConstantTime.equal($0.utf8, proofKey.utf8) }) else {
+            throw OAuthError(.invalidDPoPProof, description: "dpop_jkt does not match the DPoP proof's key (RFC 9449 section 10.1)")
+        }
+        return proofKey
+    }
+
     /// A code requested with `dpop_jkt` is redeemed only with a proof by that key (§10.1: `invalid_grant`).
     static func checkCode(_ code: AuthorizationCodeRecord, proof: VerifiedDPoPProof?) throws(OAuthError) {
         guard let bound = code.dpopKeyThumbprint else { return }
