@@ -7,7 +7,9 @@ import Testing
 
 /// Makes proofs the way a client does (RFC 9449 §4.2), with one thing changed at a time.
 struct DPoPProofMaker {
-    let key = P256.Signing.PrivateKey()
+    let key: P256.Signing.PrivateKey
+
+    init(key: P256.Signing.PrivateKey = P256.Signing.PrivateKey()) { self.key = key }
 
     var publicJWK: [String: String] {
         let point = Array(key.publicKey.x963Representation.dropFirst())
