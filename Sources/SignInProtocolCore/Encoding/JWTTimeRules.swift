@@ -12,13 +12,6 @@ public struct JWTTimes: Sendable, Hashable {
         self.notBefore = notBefore
         self.issuedAt = issuedAt
     }
-
-    /// `exp`, `nbf` and `iat` as NumericDates when present.
-    public init(claims: [String: JSONValue]) throws(JWTProblem) {
-        expiresAt = try claims.jwtOptionalSeconds("exp")
-        notBefore = try claims.jwtOptionalSeconds("nbf")
-        issuedAt = try claims.jwtOptionalSeconds("iat")
-    }
 }
 
 /// Why a JWT's times refuse it now; each caller maps it to its protocol's error code.

@@ -52,6 +52,8 @@ import Testing
         ("azp of another client", .wrongAuthorizedParty, { c in c["azp"] = "other" }),
         ("expired beyond the skew", .expired, { c in c["exp"] = IDTokenValidationTests.now.timeIntervalSince1970 - 61 }),
         ("issued in the future", .issuedInTheFuture, { c in c["iat"] = IDTokenValidationTests.now.timeIntervalSince1970 + 120 }),
+        // RFC 7519 §4.1.5: not accepted before nbf, beyond the leeway.
+        ("not valid for an hour", .notYetValid, { c in c["nbf"] = IDTokenValidationTests.now.timeIntervalSince1970 + 3600 }),
         ("issued 11 minutes ago", .issuedTooLongAgo, { c in c["iat"] = IDTokenValidationTests.now.timeIntervalSince1970 - 660 }),
         ("another nonce", .nonceMismatch, { c in c["nonce"] = "replayed-from-elsewhere" }),
         ("no nonce", .nonceMismatch, { c in c["nonce"] = nil }),
