@@ -7,7 +7,9 @@ import Testing
 
 /// Makes proofs the way a client does (RFC 9449 §4.2), with one thing changed at a time.
 struct DPoPProofMaker {
-    let key = P256.Signing.PrivateKey()
+    let key: P256.Signing.PrivateKey
+
+    init(key: P256.Signing.PrivateKey = P256.Signing.PrivateKey()) { self.key = key }
 
     var publicJWK: [String: String] {
         let point = Array(key.publicKey.x963Representation.dropFirst())
@@ -17,10 +19,12 @@ struct DPoPProofMaker {
     func proof(
         typ: String = "dpop+jwt", alg: String = "ES256", jwk: [String: String]? = nil, method: String = "POST",
         uri: String = "https://as.example/oauth2/token", iat: Date = Date(timeIntervalSince1970: 1_800_000_000),
-        jti: String = UUID().uuidString, ath: String? = nil, nonce: String? = nil, sign: (([UInt8]) -> [UInt8])? = nil
+        jti: String = UUID().uuidString, ath: String? = nil, nonce: String? = nil, extraHeader: [String: Any] = [:],
+        extraClaims: [String: Any] = [:], sign: (([UInt8]) -> [UInt8])? = nil
     ) -> String {
-        let header: [String: Any] = ["typ": typ, "alg": alg, "jwk": jwk ?? publicJWK]
+        let header: [String: Any] = ["typ": typ, "alg": alg, "jwk": jwk ?? publicJWK].merging(extraHeader) { $1 }
         var claims: [String: Any] = ["jti": jti, "htm": method, "htu": uri, "iat": Int(iat.timeIntervalSince1970)]
+            .merging(extraClaims) { $1 }
         if let ath { claims["ath"] = ath }
         if let nonce { claims["nonce"] = nonce }
         func part(_ object: [String: Any]) -> String {
@@ -89,6 +93,24 @@ struct DPoPProofMaker {
         #expect(member(maker.proof(sign: { _ in Array(repeating: 7, count: 64) })) == "signature")
         let other = DPoPProofMaker()
         #expect(member(maker.proof(jwk: other.publicJWK)) == "signature")
+    }
+
+    /// RFC 7515 §4.1.11: a JWS naming a critical extension the recipient does not understand MUST be rejected (this
+    /// server understands none), and `crit` must be a non-empty array of names.
+    @Test func aProofWithCritIsRefused() {
+        #expect(member(maker.proof(extraHeader: ["crit": ["exp"], "exp": 1])) == "crit")
+        #expect(member(maker.proof(extraHeader: ["crit": ["urn:example:unknown"]])) == "crit")
+        #expect(member(maker.proof(extraHeader: ["crit": []])) == "crit")
+        #expect(member(maker.proof(extraHeader: ["crit": "exp"])) == "crit")
+        #expect(member(maker.proof(extraHeader: ["crit": [7]])) == "crit")
+    }
+
+    /// RFC 7519 §4.1.5 and §4.1.4: a proof whose `nbf` is ahead, or `exp` behind, beyond the leeway is not accepted.
+    @Test func aProofNotValidYetOrExpiredIsRefused() {
+        let hour: TimeInterval = 3600
+        #expect(member(maker.proof(extraClaims: ["nbf": Int(Self.now.timeIntervalSince1970 + hour)])) == "nbf")
+        #expect(member(maker.proof(extraClaims: ["exp": Int(Self.now.timeIntervalSince1970 - hour)])) == "exp")
+        #expect(refusal(maker.proof(extraClaims: ["nbf": Int(Self.now.timeIntervalSince1970 - 10)])) == nil)
     }
 
     @Test func theWindowEdgesAreInside() {

@@ -35,6 +35,12 @@ import Testing
             "n": .string("0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw"),
         ]
         #expect(try JWKThumbprint.sha256(of: key) == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
+        // The same canonical form from the members alone, as the signing keys' `kid` is made.
+        guard case .string(let modulus)? = key["n"] else { Issue.record("no n"); return }
+        #expect(JWKThumbprint.sha256(rsaModulus: modulus, exponent: "AQAB") == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
+        // RFC 9449 §6.1, Figure 9: the EC key of the RFC's proof.
+        #expect(JWKThumbprint.sha256(p256X: "l8tFrhx-34tV3hRICRDY9zCkDlpBhF42UQUfWVAWBFs", y: "9VE4jf_Ok_o64zbTTlcuNJajHmt6v9TDVrU0CdvGRDA")
+            == "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I")
         #expect(throws: DPoPProofError.self) { try JWKThumbprint.sha256(of: ["kty": .string("RSA"), "e": .string("AQAB")]) }
         #expect(throws: DPoPProofError.self) { try JWKThumbprint.sha256(of: ["kty": .string("oct"), "k": .string("AAAA")]) }
     }

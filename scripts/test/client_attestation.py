@@ -28,7 +28,7 @@ import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from jwcrypto import jwk, jwt
-from requests_oauth2client import OAuth2Client, PublicApp
+from requests_oauth2client import DPoPKey, DPoPToken, OAuth2Client, PublicApp
 from requests_oauth2client.exceptions import InvalidGrant
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -164,6 +164,7 @@ def run(port, database, binary, attester, pem_attester):
           "metadata: client_attestation(_pop)_signing_alg_values_supported list ES256 (section 8)")
 
     app_flow(base, issuer, attester)
+    attested_refresh_needs_attestation(base, issuer, attester)
     service_key, service_public = key_pair()
     service_attestation = pem_attester.attest(SERVICE, service_public)
     service = OAuth2Client(token_endpoint, auth=ClientAttestationAuth(SERVICE, service_attestation, service_key, issuer),
@@ -218,6 +219,35 @@ def app_flow(base, issuer, attester):
     except InvalidGrant:
         check(True, "refresh from another client instance is refused: invalid_grant (section 9.3)")
     check(client.revoke_refresh_token(refreshed.refresh_token) is True, "attested public app: revocation")
+
+
+def attested_refresh_needs_attestation(base, issuer, attester):
+    """§9.3, refresh token binding: a client that authenticated with an attestation must refresh with one. partner-app
+    may attest but need not; its app proves DPoP with its instance key. Refreshing with client_id and a proof by that
+    same key (the library reuses the token's DPoP key), but no attestation, is refused."""
+    instance_key, instance_public = key_pair()
+    instance_dpop = DPoPKey(private_key=json.loads(instance_key.export_private()), alg="ES256")
+    redirect = "com.example.partner:/oauth2redirect"
+    auth = ClientAttestationAuth("partner-app", attester.attest("partner-app", instance_public), instance_key, issuer)
+    client = OAuth2Client.from_discovery_endpoint(
+        base + "/.well-known/openid-configuration", auth=auth, redirect_uri=redirect, testing=True)
+    request = client.authorization_request(scope="wopi")
+    parts = urllib.parse.urlsplit(str(request.uri))
+    response = request.validate_callback(Browser(urllib.parse.urlsplit(base).port).walk(
+        parts.path + "?" + parts.query, redirect))
+    token = client.authorization_code(response, validate=False, dpop=True, dpop_key=instance_dpop)
+    check(isinstance(token, DPoPToken) and bool(token.refresh_token),
+          "attested partner-app with a DPoP proof by its instance key: a DPoP token and a refresh token", repr(token)[:200])
+    plain = OAuth2Client(client.token_endpoint, client_id="partner-app", testing=True)
+    try:
+        plain.refresh_token(token)
+        check(False, "refresh of an attestation-bound token with client_id and a DPoP proof only is refused "
+                     "(section 9.3)", "accepted")
+    except InvalidGrant:
+        check(True, "refresh of an attestation-bound token with client_id and a DPoP proof only: invalid_grant "
+                    "(section 9.3)")
+    refreshed = client.refresh_token(token)
+    check(bool(refreshed.access_token), "the same refresh with an attestation and a new PoP is taken")
 
 
 def refusals(token_endpoint, issuer, database, attester, pem_attester):

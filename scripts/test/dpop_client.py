@@ -8,6 +8,9 @@ Discovery → authorization code flow with PKCE, signing in through the server's
 challenge) → refresh with a proof by the same key → UserInfo with the new token; once with the authorization request
 in the browser's URL, once pushed first (RFC 9126: the browser's URL carries only client_id and request_uri). Then
 the server's refusals: the bound refresh token without a proof, and the bound access token sent as a bearer token.
+At the PAR endpoint (RFC 9449 §10.1), with proofs made by the library's DPoPKey: a proof and no dpop_jkt binds the
+code to the proof's key (another key cannot redeem it); a dpop_jkt of another key, a forged signature and a header
+that is no proof are refused with invalid_dpop_proof; a proof without the required nonce gets use_dpop_nonce.
 
 Run with the test venv's Python: .build/venv-test/bin/python scripts/test/dpop_client.py --binary …
 Prints one line per check and ends with "N passed, N failed"; exits 1 on any failure.
@@ -64,10 +67,53 @@ def run(port):
         check(False, "a code bound with dpop_jkt, redeemed with another key, is refused", "accepted")
     except InvalidGrant:
         check(True, "a code bound with dpop_jkt, redeemed with another key, is refused (invalid_grant)")
+    pushed_proofs(client, port, base)
     # §7.2: the bound access token presented as a bearer token is refused.
     answer = requests.get(metadata["userinfo_endpoint"], auth=BearerToken(refreshed.access_token), timeout=10)
     check(answer.status_code == 401 and 'error="invalid_token"' in answer.headers.get("WWW-Authenticate", ""),
           "the bound token as Bearer: 401 invalid_token", f"{answer.status_code} {answer.headers.get('WWW-Authenticate')}")
+
+
+def pushed_proofs(client, port, base):
+    """RFC 9449 §10.1 at the PAR endpoint, with proofs the library makes (DPoPKey.proof) sent by requests."""
+    par = base + "/oauth2/par"
+    key, other = DPoPKey.generate(), DPoPKey.generate()
+
+    def push(proof, dpop_jkt=None):
+        request = client.authorization_request(scope="openid wopi")
+        form = {name: value for name, value in request.args.items() if name != "dpop_jkt"}
+        form["client_id"] = CLIENT
+        if dpop_jkt:
+            form["dpop_jkt"] = dpop_jkt
+        return request, requests.post(par, data=form, headers={"DPoP": str(proof)}, timeout=10)
+
+    _, first = push(key.proof("POST", par))
+    nonce = first.headers.get("DPoP-Nonce")
+    check(first.status_code == 400 and first.json().get("error") == "use_dpop_nonce" and bool(nonce),
+          "PAR: a proof without the required nonce gets use_dpop_nonce and DPoP-Nonce (§8)", first.text)
+    for label, make_key in (("another key", lambda: other), ("the proof's key", lambda: key)):
+        request, pushed = push(key.proof("POST", par, nonce=nonce))
+        check(pushed.status_code == 201, f"PAR: a proof and no dpop_jkt is accepted (to be redeemed with {label})", pushed.text)
+        query = urllib.parse.urlencode({"client_id": CLIENT, "request_uri": pushed.json().get("request_uri", "")})
+        response = request.validate_callback(Browser(port).walk("/oauth2/authorize?" + query, REDIRECT))
+        redeemer = make_key()
+        redeemer.as_nonce = nonce
+        try:
+            token = client.authorization_code(response.code, dpop=True, dpop_key=redeemer, validate=False,
+                                              code_verifier=response.code_verifier, redirect_uri=REDIRECT)
+            check(redeemer is key and isinstance(token, DPoPToken),
+                  f"PAR: the code is bound to the proof's key; redeemed with {label}", repr(token)[:200])
+        except InvalidGrant:
+            check(redeemer is other, f"PAR: the code is bound to the proof's key; redeemed with {label}", "invalid_grant")
+    _, mismatched = push(key.proof("POST", par, nonce=nonce), dpop_jkt=other.dpop_jkt)
+    check(mismatched.status_code == 400 and mismatched.json().get("error") == "invalid_dpop_proof",
+          "PAR: a dpop_jkt of another key than the proof's is refused (invalid_dpop_proof)", mismatched.text)
+    signing_input = str(key.proof("POST", par, nonce=nonce)).rsplit(".", 1)[0]
+    zeros = signing_input + "." + "A" * 86
+    for label, proof in (("an all-zero signature", zeros), ("DPoP: garbage", "garbage")):
+        _, answer = push(proof)
+        check(answer.status_code == 400 and answer.json().get("error") == "invalid_dpop_proof",
+              f"PAR: {label} is refused (invalid_dpop_proof)", answer.text)
 
 
 def bound_flow(client, port, pushed):

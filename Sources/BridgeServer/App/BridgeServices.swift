@@ -116,7 +116,7 @@ struct BridgeServices: Sendable {
             environment: authorizeEnvironment, completion: CodeIssuance(environment: authorizeEnvironment),
             steps: InteractionSteps(upstream: upstreamSignInService))
         pushedAuthorization = PushedAuthorizationEndpoint(
-            authenticator: clients, pipeline: authorizeEnvironment.pipeline, store: store, configuration: configuration,
+            authenticator: clients, dpop: dpop, pipeline: authorizeEnvironment.pipeline, store: store, configuration: configuration,
             now: now)
         authorizationChallenge = AuthorizationChallengeEndpoint(
             environment: authorizeEnvironment, store: store, authenticator: clients, dpop: dpop,

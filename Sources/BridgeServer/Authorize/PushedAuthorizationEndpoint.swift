@@ -12,6 +12,8 @@ struct PushedAuthorizationEndpoint: Sendable {
     static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
 
     let authenticator: ClientAuthenticator
+    /// A `DPoP` header is checked as at the token endpoint, and binds the code to its key (RFC 9449 §10.1).
+    let dpop: DPoPProofs
     let pipeline: AuthorizePipeline
     let store: any PushedAuthorizationStore
     let configuration: BridgeConfiguration
@@ -24,8 +26,13 @@ struct PushedAuthorizationEndpoint: Sendable {
     }
 
     func respond(to request: OAuthFormRequest) async throws(OAuthError) -> Pushed {
-        let form = try OAuthForm.decode(request.body)
+        var form = try OAuthForm.decode(request.body)
         let client = try await authenticator.authenticate(request, form: form).client
+        let proof = try await dpop.presentedProof(request.dpop, at: now())
+        // RFC 9449 §10.1: the proof's key is the code's `dpop_jkt` when the client sent none.
+        if let key = try DPoPBinding.codeKey(named: form.values(for: "dpop_jkt"), proofKey: proof?.thumbprint), form["dpop_jkt"] == nil {
+            form.append("dpop_jkt", key)
+        }
         let parameters = try checked(form, from: client)
         return try await push(parameters, clientID: client.id)
     }

@@ -59,7 +59,7 @@ struct ClientAttestationCheck: Sendable {
         return VerifiedClientAttestation(
             clientID: attestation.claims.subject, attester: attester, keyThumbprint: instanceKey.thumbprint,
             proofID: proof.claims.id,
-            replayWindowEnds: Date(timeIntervalSince1970: TimeInterval(proof.claims.issuedAt)).addingTimeInterval(proofLifetime))
+            replayWindowEnds: proofTimes.acceptedUntil(issuedAt: proof.claims.issuedAt))
     }
 
     /// §7.1: the signature verifies with the key of a trusted attester, under an algorithm that key allows.
@@ -74,40 +74,37 @@ struct ClientAttestationCheck: Sendable {
 
     /// §4: `exp` has not passed; §7.1: fresh enough by `iat` (`use_fresh_attestation`); RFC 7519 §4.1.5: `nbf`.
     private func checkTimes(of claims: ClientAttestationJWT.Claims, at now: Date) throws(OAuthError) {
-        let seconds = now.timeIntervalSince1970
-        if TimeInterval(claims.expiresAt) + clockSkew <= seconds {
+        do throws(JWTTimeProblem) {
+            try attestationTimes.check(claims.times, at: now)
+        } catch .expired {
             throw OAuthError(.useFreshAttestation, description: "the client attestation has expired (section 4)")
-        }
-        if let issuedAt = claims.issuedAt {
-            if TimeInterval(issuedAt) - clockSkew > seconds {
-                throw Self.refusal("the client attestation's iat is in the future")
-            }
-            if seconds - TimeInterval(issuedAt) > maxAttestationAge + clockSkew {
-                throw OAuthError(.useFreshAttestation, description: "the client attestation is older than this server accepts (section 7.1)")
-            }
-        }
-        if let notBefore = claims.notBefore, TimeInterval(notBefore) - clockSkew > seconds {
-            throw Self.refusal("the client attestation is not valid yet (nbf)")
+        } catch .issuedTooLongAgo {
+            throw OAuthError(.useFreshAttestation, description: "the client attestation is older than this server accepts (section 7.1)")
+        } catch {
+            throw Self.refusal("the client attestation's \(error)")
         }
     }
 
-    /// §7.2: `aud` is this server's issuer, `iat` within the window, `exp` (when sent) not passed; `iss` (when sent,
-    /// as earlier revisions required) is the client the attestation names.
+    /// §7.2: `aud` is this server's issuer, `iat` within the window, `exp` and `nbf` (when sent) by the one time
+    /// rule; `iss` (when sent, as earlier revisions required) is the client the attestation names.
     private func checkProof(_ claims: ClientAttestationPoP.Claims, clientID: String, at now: Date) throws(OAuthError) {
         guard claims.audience.contains(issuer) else {
             throw Self.refusal("the PoP's aud is not this server's issuer \(issuer) (section 5.1)")
         }
-        let issuedAt = Date(timeIntervalSince1970: TimeInterval(claims.issuedAt))
-        guard abs(issuedAt.timeIntervalSince(now)) <= proofLifetime else {
-            throw Self.refusal("the PoP's iat is outside the accepted window (section 7.2)")
-        }
-        if let expiresAt = claims.expiresAt, TimeInterval(expiresAt) + clockSkew <= now.timeIntervalSince1970 {
-            throw Self.refusal("the PoP has expired")
+        do throws(JWTTimeProblem) {
+            try proofTimes.check(claims.times, at: now)
+        } catch {
+            throw Self.refusal("the PoP's \(error) (section 7.2)")
         }
         if let proofIssuer = claims.issuer, proofIssuer != clientID {
             throw Self.refusal("the PoP's iss is not the attestation's sub")
         }
     }
+
+    /// The attestation's times: `clockSkew` for every claim, `maxAttestationAge` after `iat`.
+    private var attestationTimes: JWTTimeRules { JWTTimeRules(leeway: clockSkew, maximumAge: maxAttestationAge) }
+    /// The PoP's times: `clockSkew` for every claim, `proofLifetime` after `iat` (also its replay window).
+    private var proofTimes: JWTTimeRules { JWTTimeRules(leeway: clockSkew, maximumAge: proofLifetime) }
 
     static func refusal(_ description: String) -> OAuthError {
         OAuthError(.invalidClientAttestation, description: description)

@@ -10,6 +10,14 @@ struct ClientAttesters: Sendable {
     struct Attester: Sendable, Hashable {
         let issuer: String
         let keys: [[String: JSONValue]]
+        /// The client_ids it may vouch for; nil: every client without a secret.
+        let clients: Set<String>?
+
+        init(issuer: String, keys: [[String: JSONValue]], clients: Set<String>? = nil) {
+            self.issuer = issuer
+            self.keys = keys
+            self.clients = clients
+        }
     }
 
     /// A configured attester that cannot be used; `keyPath` names it for `config check`.
@@ -45,7 +53,7 @@ struct ClientAttesters: Sendable {
                     keyPath: "\(path)\(keyIndex < (attester.jwks?.count ?? 0) ? ".jwks[\(keyIndex)]" : ".keyFile")",
                     message: "is not a public EC P-256/P-384, RSA (2048 bits or more) or Ed25519 key")
             }
-            loaded.append(Attester(issuer: attester.issuer, keys: keys))
+            loaded.append(Attester(issuer: attester.issuer, keys: keys, clients: attester.clients.map(Set.init)))
         }
         attesters = loaded
     }
@@ -57,6 +65,18 @@ struct ClientAttesters: Sendable {
         return named.flatMap { attester in
             attester.keys.filter { key in keyID == nil || key["kid"] == keyID.map(JSONValue.string) }
                 .map { (attester: attester.issuer, key: $0) }
+        }
+    }
+
+    /// Whether `attester` may vouch for `client`: a client its `clients` list names, or, when it has no list, a client
+    /// without a secret (public, or `attestation.required`). How far an attester is trusted is the deployment's to
+    /// say (draft-ietf-oauth-attestation-based-client-auth-11 §9.8); an attester for the host's apps is not thereby
+    /// a way into its confidential clients.
+    func mayVouch(_ attester: String, for client: BridgeConfiguration.Client) -> Bool {
+        attesters.contains { candidate in
+            guard candidate.issuer == attester else { return false }
+            guard let clients = candidate.clients else { return client.allSecrets.isEmpty }
+            return clients.contains(client.id)
         }
     }
 

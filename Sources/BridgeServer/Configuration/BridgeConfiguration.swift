@@ -354,7 +354,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         public var clockSkewSeconds: Int
         /// An attestation issued (`iat`) longer ago than this is refused with `use_fresh_attestation` (§7.1).
         public var maxAttestationAgeSeconds: Int
-        /// The PoP's `iat` window either way, and how long its `jti` is remembered (§7.2, §11.1).
+        /// How long after its `iat` a PoP is accepted, and how long its `jti` is remembered (§7.2, §11.1).
         public var proofLifetimeSeconds: Int
 
         /// A trusted Client Attester: its name and its public keys, inline or in a file.
@@ -362,6 +362,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
             public var issuer: String
             public var jwks: [[String: String]]?
             public var keyFile: String?
+            /// The clients it may vouch for; nil: only clients without a secret (`ClientAttesters.mayVouch`).
+            public var clients: [String]?
         }
     }
 

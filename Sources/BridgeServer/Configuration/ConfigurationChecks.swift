@@ -156,6 +156,18 @@ struct ConfigurationChecks {
         } catch {
             self.error(error.keyPath, error.message)
         }
+        let clientIDs = Set(config.clients.map(\.id))
+        for (index, attester) in config.clientAttestation.attesters.enumerated() {
+            let path = "clientAttestation.attesters[\(index)]"
+            guard let clients = attester.clients else {
+                // §9.8: trust in an attester is the deployment's to scope; unscoped, it vouches for every secretless client.
+                warning(path, "has no clients list: it may vouch for every client without a secret; name the client_ids it attests")
+                continue
+            }
+            for id in clients where !clientIDs.contains(id) {
+                error("\(path).clients", "names '\(id)', which is not a configured client")
+            }
+        }
         guard config.clientAttestation.attesters.isEmpty else { return }
         for (index, client) in config.clients.enumerated() where client.requiresAttestation {
             error("clients[\(index)].attestation.required", "needs clientAttestation.attesters: no attestation could pass")

@@ -2,47 +2,33 @@ import BridgeStore
 import Foundation
 import SignInProtocol
 
-/// Which DPoP key the tokens of one token response are bound to (RFC 9449 §5): the access token to the proof's key
-/// whenever a proof came (`cnf.jkt`, §6.1); the refresh token only for a public client, since a confidential
-/// client's refresh tokens are already bound to its authentication (§5). A client authenticated by an attestation
-/// has its refresh token bound to its Client Instance Key instead, whatever its DPoP key
-/// (draft-ietf-oauth-attestation-based-client-auth-11 §9.3).
+/// Which key the tokens of one token response are bound to (RFC 9449 §5): the access token to the proof's key
+/// whenever a proof came (`cnf.jkt`, §6.1); the refresh token as `RefreshTokenBinding` decides.
 struct DPoPBinding: Sendable, Hashable {
     var accessToken: String?
-    var refreshToken: String?
+    var refreshToken: RefreshTokenBinding?
 
     static let none = DPoPBinding(accessToken: nil, refreshToken: nil)
 
-    init(accessToken: String?, refreshToken: String?) {
+    init(accessToken: String?, refreshToken: RefreshTokenBinding?) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
     }
 
     init(proof: VerifiedDPoPProof?, client: AuthenticatedClient) {
         accessToken = proof?.thumbprint
-        refreshToken = client.attestation?.keyThumbprint ?? (client.client.public ? proof?.thumbprint : nil)
+        refreshToken = RefreshTokenBinding(proof: proof, client: client)
     }
 
-    /// A refresh token bound to a key may only be used with a proof made with that key (§5). Checked before the
-    /// store step, so a stolen token sent without the key changes nothing (it neither rotates nor revokes).
-    static func checkRefreshToken(
-        _ presented: String, proof: VerifiedDPoPProof?, client: AuthenticatedClient
-    ) throws(OAuthError) {
-        guard let bound = SecretToken.binding(of: presented) else { return }
-        if let attestation = client.attestation {
-            guard ConstantTime.equal(bound.utf8, attestation.keyThumbprint.utf8) else {
-                throw OAuthError(
-                    .invalidGrant,
-                    description: "the refresh token is bound to another client instance key (attestation draft section 9.3)")
-            }
-            return
+    /// The key a code will be bound to (RFC 9449 §10): the proof's when the authorization request came with one (a
+    /// pushed or first-party request, §10.1), else `dpop_jkt`. A `dpop_jkt` beside a proof must name the proof's key
+    /// ("MUST reject the request if the JWK Thumbprint in dpop_jkt does not match").
+    static func codeKey(named: [String], proofKey: String?) throws(OAuthError) -> String? {
+        guard let proofKey else { return named.first }
+        guard named.allSatisfy({ ConstantTime.equal($0.utf8, proofKey.utf8) }) else {
+            throw OAuthError(.invalidDPoPProof, description: "dpop_jkt does not match the DPoP proof's key (RFC 9449 section 10.1)")
         }
-        guard let proof else {
-            throw OAuthError(.invalidGrant, description: "the refresh token is bound to a DPoP key: send a proof made with it (RFC 9449 section 5)")
-        }
-        guard ConstantTime.equal(bound.utf8, proof.thumbprint.utf8) else {
-            throw OAuthError(.invalidGrant, description: "the refresh token is bound to another DPoP key (RFC 9449 section 5)")
-        }
+        return proofKey
     }
 
     /// A code requested with `dpop_jkt` is redeemed only with a proof by that key (§10.1: `invalid_grant`).

@@ -61,9 +61,8 @@ struct DPoPProofCheck: Sendable {
         let proof: DPoPProof
         let key: DPoPProofKey
         do throws(DPoPProofError) {
+            // §4.3 steps 2–5 (`typ`, `alg`, and `crit` as RFC 7515 §4.1.11) in the parser: `JOSEHeaderRules.dpopProof`.
             proof = try DPoPProof(parsing: header, limit: limit)
-            // §4.3 step 4: the type that tells a proof from any other JWT (§4.2).
-            guard proof.header.type == "dpop+jwt" else { throw .invalid(member: "typ", reason: "is not 'dpop+jwt'") }
             key = try DPoPProofKey(proof.header.key, algorithm: proof.header.algorithm)
             guard key.verifies(proof.signature, over: proof.signingInput) else {
                 throw .invalid(member: "signature", reason: "does not verify with the proof's own jwk")
@@ -74,9 +73,10 @@ struct DPoPProofCheck: Sendable {
             guard DPoPTargetURI.matches(proof: proof.claims.targetURI, request: request.uri) else {
                 throw .invalid(member: "htu", reason: "is not the URI the request was sent to (RFC 9449 section 4.3)")
             }
-            let issuedAt = Date(timeIntervalSince1970: TimeInterval(proof.claims.issuedAt))
-            guard abs(issuedAt.timeIntervalSince(now)) <= issuedAtWindow else {
-                throw .invalid(member: "iat", reason: "is outside the accepted window")
+            do throws(JWTTimeProblem) {
+                try times.check(proof.claims.times, at: now)
+            } catch {
+                throw .invalid(member: Self.member(of: error), reason: "is outside the accepted window (\(error))")
             }
             if let token = request.accessToken {
                 let expected = Base64URL.encode(Array(SHA256.hash(data: Array(token.utf8))))
@@ -93,9 +93,19 @@ struct DPoPProofCheck: Sendable {
                 throw .nonceRequired(nonce: nonces.current(at: now))
             }
         }
-        let issuedAt = Date(timeIntervalSince1970: TimeInterval(proof.claims.issuedAt))
         return VerifiedDPoPProof(
             id: proof.claims.id, thumbprint: key.thumbprint,
-            replayWindowEnds: issuedAt.addingTimeInterval(issuedAtWindow))
+            replayWindowEnds: times.acceptedUntil(issuedAt: proof.claims.issuedAt))
+    }
+
+    /// `iat` within the window either way (§4.3 step 11), `nbf` and `exp` when sent, by the one time rule.
+    private var times: JWTTimeRules { JWTTimeRules(leeway: issuedAtWindow, maximumAge: issuedAtWindow) }
+
+    private static func member(of problem: JWTTimeProblem) -> String {
+        switch problem {
+        case .expired: "exp"
+        case .notYetValid: "nbf"
+        case .issuedInTheFuture, .issuedTooLongAgo: "iat"
+        }
     }
 }

@@ -10,7 +10,7 @@ import SignInProtocol
 struct DPoPProofKey: Sendable {
     /// The algorithms a proof may use: asymmetric only (§4.3 step 5), what `dpop_signing_alg_values_supported`
     /// advertises (RFC 9449 §5.1), in the server's order of preference.
-    static let algorithms = ["ES256", "RS256", "PS256", "ES384", "EdDSA"]
+    static let algorithms = JOSEHeaderRules.asymmetricAlgorithms
 
     /// Members that only a private or symmetric JWK has (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2).
     static let privateMembers = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]

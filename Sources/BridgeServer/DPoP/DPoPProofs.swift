@@ -20,7 +20,8 @@ struct DPoPPresentation: Sendable, Hashable {
     }
 }
 
-/// Everything a request's DPoP proof goes through, for the token endpoint and every resource: RFC 9449 §4.3's checks
+/// Everything a request's DPoP proof goes through, for the token, pushed authorization and authorization challenge
+/// endpoints and every resource: RFC 9449 §4.3's checks
 /// (`DPoPProofCheck`), then the replay check as one store step (§11.1), so that a proof used at one instance is
 /// refused at every other sharing the store. Also the one source of the `DPoP-Nonce` value sent back (§8.1, §9).
 struct DPoPProofs: Sendable {
@@ -56,12 +57,19 @@ struct DPoPProofs: Sendable {
     func proof(
         _ presentation: DPoPPresentation?, client: AuthenticatedClient, at now: Date
     ) async throws(OAuthError) -> VerifiedDPoPProof? {
-        guard let presentation, let header = try presentation.singleProof() else {
+        guard let proof = try await presentedProof(presentation, at: now) else {
             guard !client.client.requireDPoP else {
                 throw OAuthError(.invalidDPoPProof, description: "this client must send a DPoP proof (RFC 9449 section 5)")
             }
             return nil
         }
+        return proof
+    }
+
+    /// The proof a request sent, checked and recorded as used exactly as at the token endpoint; nil when none was
+    /// sent. The pushed authorization endpoint's, where a proof is optional (RFC 9449 §10.1).
+    func presentedProof(_ presentation: DPoPPresentation?, at now: Date) async throws(OAuthError) -> VerifiedDPoPProof? {
+        guard let presentation, let header = try presentation.singleProof() else { return nil }
         do throws(DPoPRefusal) {
             return try await verify(header, for: DPoPRequest(method: presentation.method, uri: presentation.uri), at: now)
         } catch {

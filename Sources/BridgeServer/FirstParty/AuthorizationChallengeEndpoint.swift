@@ -130,13 +130,9 @@ struct AuthorizationChallengeEndpoint: Sendable {
         }
         var pending = PendingAuthorization(draft, language: PageLanguage.fallback)
         if !redirectAsked { pending.redirectURI = "" }
-        if let dpopKey {
-            // RFC 9449 §10.1: a dpop_jkt beside a proof must name the proof's key.
-            if let named = pending.dpopKeyThumbprint, named != dpopKey {
-                throw OAuthError(.invalidDPoPProof, description: "dpop_jkt does not match the DPoP proof's key")
-            }
-            pending.dpopKeyThumbprint = dpopKey
-        }
+        // RFC 9449 §10.1: a dpop_jkt beside a proof must name the proof's key.
+        pending.dpopKeyThumbprint = try DPoPBinding.codeKey(
+            named: pending.dpopKeyThumbprint.map { [$0] } ?? [], proofKey: dpopKey)
         let interaction = SecretToken()
         let browser = SecretToken()
         let expiresAt = now.addingTimeInterval(TimeInterval(environment.configuration.authorize.requestLifetimeSeconds))

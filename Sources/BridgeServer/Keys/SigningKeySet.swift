@@ -137,9 +137,7 @@ extension SigningKeySet.Key {
         self.signingKey = signingKey
         self.x = parameters.x
         self.y = parameters.y
-        // RFC 7638 §3.2: the required members in lexicographic order, no whitespace.
-        let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(parameters.x)","y":"\#(parameters.y)"}"#
-        self.kid = Base64URL.encode(Data(SHA256.hash(data: Data(canonical.utf8))))
+        self.kid = JWKThumbprint.sha256(p256X: parameters.x, y: parameters.y)
     }
 }
 
@@ -151,9 +149,7 @@ extension SigningKeySet.RSAKey {
         self.signingKey = signingKey
         self.n = Base64URL.encode(primitives.modulus)
         self.e = Base64URL.encode(primitives.publicExponent)
-        // RFC 7638 §3.2: for RSA the required members are e, kty and n, in that order.
-        let canonical = #"{"e":"\#(e)","kty":"RSA","n":"\#(n)"}"#
-        self.kid = Base64URL.encode(Data(SHA256.hash(data: Data(canonical.utf8))))
+        self.kid = JWKThumbprint.sha256(rsaModulus: n, exponent: e)
     }
 }
 

@@ -146,6 +146,10 @@ struct ClientAuthenticator: Sendable {
         guard let client = clients[verified.clientID] else {
             throw OAuthError(.invalidClient, description: "the client attestation's sub names no client of this server")
         }
+        guard check.attesters.mayVouch(verified.attester, for: client) else {
+            throw ClientAttestationCheck.refusal(
+                "the attester may not vouch for this client (clientAttestation.attesters[].clients; section 9.8)")
+        }
         return AuthenticatedClient(client: client, method: ClientAttestationNames.authenticationMethod, attestation: verified)
     }
 }

@@ -76,10 +76,13 @@ struct OAuthRoutes: Sendable {
             }
         }
         router.post(RouterPath(PushedAuthorizationEndpoint.path)) { request, context in
-            await self.answer(request, context) { form async throws(OAuthError) in
+            var response = await self.answer(request, context) { form async throws(OAuthError) in
                 // RFC 9126 §2.2: 201 Created.
                 OAuthHTTPResponse.json(JSONBody.bytes(try await self.pushedAuthorization.respond(to: form)), status: .created)
             }
+            // RFC 9449 §8, §10.1: a proof at the pushed authorization endpoint gets the nonce as at the token endpoint.
+            response.addDPoPNonce(self.dpop.nonceField(at: self.now()), requestHadProof: request.headers[.dpop] != nil)
+            return response
         }
         router.post(RouterPath(Self.introspectionPath)) { request, context in
             await self.answer(request, context) { form async throws(OAuthError) in

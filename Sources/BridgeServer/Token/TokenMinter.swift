@@ -25,7 +25,7 @@ struct TokenMinter: Sendable {
     /// says which DPoP key each token is bound to.
     func draft(withRefresh: Bool, binding: DPoPBinding = .none, at now: Date) -> (TokenResponseDraft, AccessTokenDraft, SecretToken?) {
         let access = accessTokens.draft(at: now, boundTo: binding.accessToken)
-        let refresh = withRefresh ? binding.refreshToken.map { SecretToken().bound(to: $0) } ?? SecretToken() : nil
+        let refresh = withRefresh ? binding.refreshToken.map { SecretToken().bound(to: $0.encoded) } ?? SecretToken() : nil
         let draft = TokenResponseDraft(
             issuedAt: access.issuedAt, accessTokenID: access.tokenID, accessExpiresAt: access.expiresAt,
             refreshDigest: refresh?.digest, refreshExpiresAt: refresh == nil ? nil : refreshTokenLifetime.map(now.addingTimeInterval))

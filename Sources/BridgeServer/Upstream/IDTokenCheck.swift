@@ -12,7 +12,7 @@ struct IDTokenCheck: Sendable {
     /// The digest of the nonce sent in the authorization request (item 11).
     var nonceDigest: TokenDigest
     var now: Date
-    /// Tolerated clock difference for `exp` and `iat`.
+    /// Tolerated clock difference for `exp`, `nbf` and `iat` (`JWTTimeRules`).
     var clockSkew: TimeInterval = 60
     /// An ID token issued longer ago than this is refused (item 10 lets the client bound `iat`).
     var maximumAge: TimeInterval = 600
@@ -20,16 +20,31 @@ struct IDTokenCheck: Sendable {
     /// What the algorithm allowlist accepts: ES256 (what SignInBridge signs with) and RS256 (the default of item 7).
     static let algorithms: Set<String> = ["ES256", "RS256"]
 
-    /// The JOSE header (RFC 7515 §4) of a compact JWS, checked for its algorithm; its `kid` picks the key.
+    /// The header rule every accepted JWS goes through: no `typ` is defined for ID tokens, `alg` from `algorithms`,
+    /// no `crit` (RFC 7515 §4.1.11).
+    static let headerRules = JOSEHeaderRules(
+        type: nil, section: "OpenID Connect Core 1.0 section 2", algorithms: algorithms.sorted())
+
+    /// The JOSE header (RFC 7515 §4) of a compact JWS, checked by `headerRules`; its `kid` picks the key.
     static func header(of token: String) throws(IDTokenProblem) -> (alg: String, kid: String?) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, token.utf8.count <= 16 * 1024 else { throw .malformed("not a compact JWS") }
         guard let bytes = Base64URL.decode(String(parts[0])),
-            let object = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(bytes)),
-            let alg = object["alg"]?.string
+            case .object(let header)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         else { throw .malformed("the header is not a JSON object with alg") }
-        guard algorithms.contains(alg) else { throw .unsupportedAlgorithm(alg) }
-        return (alg, object["kid"]?.string)
+        let alg: String
+        do throws(JWTProblem) {
+            alg = try headerRules.check(header)
+        } catch .invalid(member: "alg", _) {
+            guard case .string(let named)? = header["alg"] else { throw .malformed("the header's alg is not a string") }
+            throw .unsupportedAlgorithm(String(named.prefix(20)))
+        } catch .invalid(let member, let reason) {
+            throw .malformed("the header's \(member) \(reason)")
+        } catch {
+            throw .malformed("the header is not a JSON object with alg")
+        }
+        guard case .string(let kid)? = header["kid"] else { return (alg, nil) }
+        return (alg, kid)
     }
 
     /// The payload's claims, unverified (call after the signature check).
@@ -50,11 +65,20 @@ struct IDTokenCheck: Sendable {
         if audiences.count > 1 || claims["azp"] != nil {
             guard claims["azp"]?.string == clientID else { throw .wrongAuthorizedParty }
         }
-        guard let exp = claims["exp"]?.number else { throw .malformed("no exp") }
-        guard now.timeIntervalSince1970 < exp + clockSkew else { throw .expired }
-        guard let iat = claims["iat"]?.number else { throw .malformed("no iat") }
-        guard iat <= now.timeIntervalSince1970 + clockSkew else { throw .issuedInTheFuture }
-        guard iat >= now.timeIntervalSince1970 - maximumAge else { throw .issuedTooLongAgo }
+        guard let exp = claims["exp"]?.number, exp.isFinite, abs(exp) < 1e15 else { throw .malformed("no exp") }
+        guard let iat = claims["iat"]?.number, iat.isFinite, abs(iat) < 1e15 else { throw .malformed("no iat") }
+        let notBefore = claims["nbf"]?.number.flatMap { $0.isFinite && abs($0) < 1e15 ? Int64($0) : nil }
+        do throws(JWTTimeProblem) {
+            try JWTTimeRules(leeway: clockSkew, maximumAge: maximumAge)
+                .check(JWTTimes(expiresAt: Int64(exp), notBefore: notBefore, issuedAt: Int64(iat)), at: now)
+        } catch {
+            switch error {
+            case .expired: throw .expired
+            case .notYetValid: throw .notYetValid
+            case .issuedInTheFuture: throw .issuedInTheFuture
+            case .issuedTooLongAgo: throw .issuedTooLongAgo
+            }
+        }
         guard let nonce = claims["nonce"]?.string, TokenDigest(of: nonce) == nonceDigest else { throw .nonceMismatch }
         // `sub`: at most 255 ASCII characters, never reassigned (OpenID Connect Core §2).
         guard let subject = claims["sub"]?.string, !subject.isEmpty, subject.utf8.count <= 255 else {
@@ -75,6 +99,7 @@ enum IDTokenProblem: Error, Sendable, Hashable, CustomStringConvertible {
     case wrongAudience
     case wrongAuthorizedParty
     case expired
+    case notYetValid
     case issuedInTheFuture
     case issuedTooLongAgo
     case nonceMismatch
@@ -89,6 +114,7 @@ enum IDTokenProblem: Error, Sendable, Hashable, CustomStringConvertible {
         case .wrongAudience: "ID token for another audience"
         case .wrongAuthorizedParty: "ID token azp is not our client"
         case .expired: "ID token expired"
+        case .notYetValid: "ID token not valid yet (nbf)"
         case .issuedInTheFuture: "ID token issued in the future"
         case .issuedTooLongAgo: "ID token issued too long ago"
         case .nonceMismatch: "ID token nonce does not match"

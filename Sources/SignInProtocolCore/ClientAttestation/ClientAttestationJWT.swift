@@ -1,6 +1,6 @@
 /// A Client Attestation JWT as sent in `OAuth-Client-Attestation` (draft-ietf-oauth-attestation-based-client-auth-11
 /// §4), decoded but not yet verified: the server checks the signature against a trusted attester's key and the
-/// times against its clock. Checked here: the compact form, `typ`, and the required members with their JSON types.
+/// times against its clock. Checked here: the compact form, the header (`JOSEHeaderRules.clientAttestation`), and the required members with their JSON types.
 public struct ClientAttestationJWT: Sendable, Hashable {
     public struct Header: Sendable, Hashable {
         public var algorithm: String
@@ -16,6 +16,8 @@ public struct ClientAttestationJWT: Sendable, Hashable {
         public var expiresAt: Int64
         public var issuedAt: Int64?
         public var notBefore: Int64?
+        /// `exp`, `nbf` and `iat`, for `JWTTimeRules`.
+        public var times: JWTTimes { JWTTimes(expiresAt: expiresAt, notBefore: notBefore, issuedAt: issuedAt) }
         /// `cnf.jwk` (RFC 7800 §3.2): the Client Instance Key, which signs the PoP (§4).
         public var confirmationKey: [String: JSONValue]
     }
@@ -34,7 +36,7 @@ public struct ClientAttestationJWT: Sendable, Hashable {
             throw ClientAttestationError(.attestation, .tooLarge(error))
         }
         do throws(JWTProblem) {
-            let jwt = try CompactJWT(parsing: text, type: ClientAttestationNames.attestationType, section: "section 4")
+            let jwt = try CompactJWT(parsing: text, accepting: .clientAttestation)
             header = Header(algorithm: try jwt.header.jwtString("alg"), keyID: try jwt.header.jwtOptionalString("kid"))
             let confirmation = try jwt.payload.jwtObject("cnf")
             guard case .object(let key)? = confirmation["jwk"] else {

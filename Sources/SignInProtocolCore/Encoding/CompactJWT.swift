@@ -2,7 +2,7 @@ import Foundation
 
 /// A JWT in the JWS compact serialization (RFC 7515 §7.1, RFC 7519 §3), split and decoded but not verified: the
 /// header and payload as JSON objects, the bytes the signature covers and the signature. The one decoder behind
-/// `DPoPProof` and the client attestation JWTs, so each reads members the same way.
+/// `DPoPProof` and the client attestation JWTs, so each reads members and judges its header the same way.
 public struct CompactJWT: Sendable, Hashable {
     public var header: [String: JSONValue]
     public var payload: [String: JSONValue]
@@ -21,13 +21,11 @@ public struct CompactJWT: Sendable, Hashable {
         self.signature = signature
     }
 
-    /// As `init(parsing:)`, and the `typ` header is `type` (RFC 8725 §3.11: explicit typing keeps one kind of JWT
-    /// from passing for another); `section` is cited when it is not.
-    public init(parsing text: String, type: String, section: String) throws(JWTProblem) {
+    /// As `init(parsing:)`, and the header passes `rules` (`typ`, `alg`, `crit`), the one header rule of every JWS
+    /// this server accepts.
+    public init(parsing text: String, accepting rules: JOSEHeaderRules) throws(JWTProblem) {
         try self.init(parsing: text)
-        guard try header.jwtString("typ") == type else {
-            throw .invalid(member: "typ", reason: "is not '\(type)' (\(section))")
-        }
+        try rules.check(header)
     }
 
     private static func object(_ part: Substring, part name: String) throws(JWTProblem) -> [String: JSONValue] {

@@ -119,10 +119,64 @@ struct ClientAttestationAuthenticationTests {
         #expect(await code(nil, maker.proof()) == "invalid_client_attestation")
     }
 
+    /// RFC 7515 §4.1.11: an attestation or a PoP naming a critical extension is rejected (this server understands
+    /// none); an empty or malformed `crit` too.
+    @Test func anAttestationOrPoPWithCritIsRefused() async {
+        for crit: Any in [["urn:example:ext"], [String](), "urn:example:ext"] {
+            #expect(await code(maker.attestation(extraHeader: ["crit": crit]), maker.proof()) == "invalid_client_attestation")
+            #expect(await code(maker.attestation(), maker.proof(extraHeader: ["crit": crit])) == "invalid_client_attestation")
+        }
+    }
+
+    /// RFC 7519 §4.1.5: a PoP or an attestation whose `nbf` is ahead beyond the leeway (60 s) MUST NOT be accepted;
+    /// §4.1.4: nor a PoP whose `exp` has passed.
+    @Test func aPoPOrAttestationNotValidYetIsRefused() async {
+        let now = ClientAttestationMaker.now.timeIntervalSince1970
+        let attestation = maker.attestation()
+        #expect(await code(attestation, maker.proof(extraClaims: ["nbf": Int(now + 3600)])) == "invalid_client_attestation")
+        #expect(await code(attestation, maker.proof(extraClaims: ["exp": Int(now - 3600)])) == "invalid_client_attestation")
+        #expect(await code(attestation, maker.proof(extraClaims: ["nbf": Int(now + 30)])) == nil)
+        #expect(await code(maker.attestation(extraClaims: ["nbf": Int(now + 3600)]), maker.proof()) == "invalid_client_attestation")
+    }
+
     /// §7.5: a `client_id` in the body is the attestation's `sub`; `sub` must name a client of this server.
     @Test func theAttestedClientIsTheOneTheRequestNames() async {
         #expect(await code(maker.attestation(), maker.proof(), body: ["client_id": "native-app"]) == "invalid_client_attestation")
         #expect(await code(maker.attestation(sub: "nobody"), maker.proof()) == "invalid_client")
+    }
+
+    /// §9.8 leaves the trust in an attester to the deployment: an attester scoped with `clients` vouches for those
+    /// clients only; an unscoped one for clients without a secret, never for a confidential client.
+    @Test func anAttesterVouchesOnlyForTheClientsInItsScope() async throws {
+        let confidential = """
+              - id: host-backend
+                secretHash: sha256:6e15e3912e04b1b7a42a4b562c390a7054a80b3092cc2283c9e74dd9eada34b7
+                redirectUris: [https://backend.example/cb]
+                grants: [client_credentials]
+
+            """
+        func authenticator(_ attesters: String) throws -> ClientAuthenticator {
+            let yaml = Self.yaml(attesters: attesters).replacingOccurrences(of: "clients:\n", with: "clients:\n" + confidential)
+            let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml).configuration
+            let settings = configuration.clientAttestation
+            return ClientAuthenticator(
+                clients: configuration.clients,
+                attestations: ClientAttestationCheck(
+                    attesters: try ClientAttesters(configuration: settings), issuer: ClientAttestationMaker.issuer,
+                    settings: settings),
+                usedProofs: MemoryProofStore(), now: { ClientAttestationMaker.now })
+        }
+        let unscoped = try authenticator(maker.attestersYAML)
+        #expect(await code(maker.attestation(sub: "host-backend"), maker.proof(), with: unscoped) == "invalid_client_attestation")
+        #expect(await code(maker.attestation(sub: "native-app"), maker.proof(), with: unscoped) == nil)
+        let scoped = try authenticator(maker.attestersYAML + "\n      clients: [attested-app]")
+        #expect(await code(maker.attestation(sub: "attested-app"), maker.proof(), with: scoped) == nil)
+        #expect(await code(maker.attestation(sub: "native-app"), maker.proof(), with: scoped) == "invalid_client_attestation")
+        #expect(await code(maker.attestation(sub: "attested-service"), maker.proof(), with: scoped) == "invalid_client_attestation")
+        #expect(await code(maker.attestation(sub: "host-backend"), maker.proof(), with: scoped) == "invalid_client_attestation")
+        // Named explicitly, a confidential client may be attested: the deployment said so.
+        let named = try authenticator(maker.attestersYAML + "\n      clients: [host-backend]")
+        #expect(await code(maker.attestation(sub: "host-backend"), maker.proof(), with: named) == nil)
     }
 
     /// §11.1: a PoP is good for one request, at every instance sharing the store.

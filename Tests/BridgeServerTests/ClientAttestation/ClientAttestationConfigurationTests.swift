@@ -71,6 +71,19 @@ struct ClientAttestationConfigurationTests {
         #expect(problems.contains { $0.keyPath == keyPath && $0.message.contains(message) }, "\(problems)")
     }
 
+    /// §9.8: `config check` warns on an attester without a `clients` scope and refuses a scope naming no client.
+    @Test func anUnscopedAttesterIsWarnedAboutAndAScopeMustNameClients() throws {
+        let attesters = ClientAttestationMaker().attestersYAML
+        let unscoped = try ConfigurationLoader(environment: [:]).load(yaml: Self.yaml(attesters))
+        #expect(unscoped.warnings.contains { $0.keyPath == "clientAttestation.attesters[0]" && $0.message.contains("clients") },
+                "\(unscoped.warnings)")
+        let scoped = try ConfigurationLoader(environment: [:]).load(yaml: Self.yaml(attesters + "\n      clients: [attested-service]"))
+        #expect(!scoped.warnings.contains { $0.keyPath.hasPrefix("clientAttestation") }, "\(scoped.warnings)")
+        #expect(scoped.configuration.clientAttestation.attesters[0].clients == ["attested-service"])
+        let problems = ConfigurationTests.problems(Self.yaml(attesters + "\n      clients: [nobody]"))
+        #expect(problems.contains { $0.keyPath == "clientAttestation.attesters[0].clients" && $0.message.contains("nobody") }, "\(problems)")
+    }
+
     @Test func aFileThatIsNeitherPEMNorJSONIsNamed() throws {
         let path = try Self.temporaryFile("not a key")
         let attesters = "clientAttestation: {attesters: [{issuer: a, keyFile: \(path)}]}"

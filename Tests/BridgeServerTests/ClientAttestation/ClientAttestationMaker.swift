@@ -41,25 +41,29 @@ struct ClientAttestationMaker {
     func attestation(
         sub: String = "attested-app", iss: String? = "https://attester.example", kid: String? = "a1",
         iat: Date? = now.addingTimeInterval(-60), exp: Date = now.addingTimeInterval(3600),
-        signer: P256.Signing.PrivateKey? = nil, cnf: P256.Signing.PublicKey? = nil
+        signer: P256.Signing.PrivateKey? = nil, cnf: P256.Signing.PublicKey? = nil, extraHeader: [String: Any] = [:],
+        extraClaims: [String: Any] = [:]
     ) -> String {
-        var header: [String: Any] = ["typ": "oauth-client-attestation+jwt", "alg": "ES256"]
+        var header: [String: Any] = ["typ": "oauth-client-attestation+jwt", "alg": "ES256"].merging(extraHeader) { $1 }
         if let kid { header["kid"] = kid }
         var claims: [String: Any] = [
             "sub": sub, "exp": Int(exp.timeIntervalSince1970), "cnf": ["jwk": Self.jwk(cnf ?? instanceKey.publicKey)],
         ]
         if let iss { claims["iss"] = iss }
         if let iat { claims["iat"] = Int(iat.timeIntervalSince1970) }
+        claims.merge(extraClaims) { $1 }
         return Self.sign(header, claims, with: signer ?? attesterKey)
     }
 
     func proof(
         aud: String = issuer, iat: Date = now, jti: String = UUID().uuidString, iss: String? = nil,
-        signer: P256.Signing.PrivateKey? = nil
+        signer: P256.Signing.PrivateKey? = nil, extraHeader: [String: Any] = [:], extraClaims: [String: Any] = [:]
     ) -> String {
         var claims: [String: Any] = ["aud": aud, "jti": jti, "iat": Int(iat.timeIntervalSince1970)]
         if let iss { claims["iss"] = iss }
-        return Self.sign(["typ": "oauth-client-attestation-pop+jwt", "alg": "ES256"], claims, with: signer ?? instanceKey)
+        claims.merge(extraClaims) { $1 }
+        let header: [String: Any] = ["typ": "oauth-client-attestation-pop+jwt", "alg": "ES256"].merging(extraHeader) { $1 }
+        return Self.sign(header, claims, with: signer ?? instanceKey)
     }
 }
 

@@ -54,6 +54,8 @@ import Testing
         ("azp of another client", .wrongAuthorizedParty, { c in c["azp"] = "other" }),
         ("expired beyond the skew", .expired, { c in c["exp"] = IDTokenValidationTests.now.timeIntervalSince1970 - 61 }),
         ("issued in the future", .issuedInTheFuture, { c in c["iat"] = IDTokenValidationTests.now.timeIntervalSince1970 + 120 }),
+        // RFC 7519 §4.1.5: not accepted before nbf, beyond the leeway.
+        ("not valid for an hour", .notYetValid, { c in c["nbf"] = IDTokenValidationTests.now.timeIntervalSince1970 + 3600 }),
         ("issued 11 minutes ago", .issuedTooLongAgo, { c in c["iat"] = IDTokenValidationTests.now.timeIntervalSince1970 - 660 }),
         ("another nonce", .nonceMismatch, { c in c["nonce"] = "replayed-from-elsewhere" }),
         ("no nonce", .nonceMismatch, { c in c["nonce"] = nil }),
@@ -87,6 +89,13 @@ import Testing
         let hs = Base64URL.encode(Array(#"{"alg":"HS256","kid":"k"}"#.utf8)) + ".e30.sig"
         #expect(throws: IDTokenProblem.unsupportedAlgorithm("HS256")) { try IDTokenCheck.header(of: hs) }
         #expect(throws: IDTokenProblem.malformed("not a compact JWS")) { try IDTokenCheck.header(of: "a.b") }
+    }
+
+    /// RFC 7515 §4.1.11: an ID token naming a critical extension is rejected, as every JWS this server accepts.
+    @Test func anIDTokenWithCritIsRefused() {
+        let crit = Base64URL.encode(Array(#"{"alg":"ES256","kid":"k","crit":["urn:example:ext"]}"#.utf8)) + ".e30.sig"
+        #expect(throws: IDTokenProblem.self) { try IDTokenCheck.header(of: crit) }
+        #expect((try? IDTokenCheck.header(of: Base64URL.encode(Array(#"{"alg":"ES256","kid":"k"}"#.utf8)) + ".e30.sig"))?.kid == "k")
     }
 
     @Test func anUnknownKidFetchesTheJWKSOnceMore() async throws {

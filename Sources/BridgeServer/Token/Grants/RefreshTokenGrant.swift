@@ -32,7 +32,7 @@ struct RefreshTokenGrant: GrantHandler {
         _ presented: String, scope requested: String?, client: AuthenticatedClient, sessionContext: String?,
         proof: VerifiedDPoPProof?, at now: Date
     ) async throws(OAuthError) -> TokenResponse {
-        try DPoPBinding.checkRefreshToken(presented, proof: proof, client: client)
+        try RefreshTokenBinding.check(presented, proof: proof, client: client)
         let (draft, access, secret) = minter.draft(
             withRefresh: true, binding: DPoPBinding(proof: proof, client: client), at: now)
         let request = RefreshRequest(
