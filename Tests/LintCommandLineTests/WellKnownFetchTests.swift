@@ -30,7 +30,8 @@ import Testing
     func fetch(_ host: AssociationHost, trustCA: Bool = true) async throws -> (origin: String, responses: [WellKnownResponse]) {
         let caFile = trustCA ? try authority.writeCA(to: folder) : nil
         return try await host.serve(with: authority) { origin in
-            let fetcher = WellKnownFetcher(additionalRootsFile: caFile, timeout: .seconds(5))
+            // Only a hang may run into this bound: on a saturated machine a TLS handshake to the test host takes seconds.
+            let fetcher = WellKnownFetcher(additionalRootsFile: caFile, timeout: .seconds(120))
             return (origin, try await fetcher.fetch(origins: [try WellKnownOrigin(origin)]))
         }
     }
