@@ -9,6 +9,7 @@
 # Usage: scripts/bench/wopi-forward-auth.sh   (needs wrk: scripts/install-deps.sh bench)
 #   SIGNIN_BRIDGE=path  benchmark that binary instead of building one
 #   RESULTS=file        also write the figures as key=value lines (scripts/bench/all.sh reads them)
+#   PROFILE_DIR=dir     then profile a second, unmeasured run of each (scripts/bench/profile-top.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/install-deps.sh bench
@@ -75,6 +76,16 @@ echo "== wrk forward auth"
 measure wopi_forward_auth "forward auth (/wopi/auth), one token" "${forward_auth[@]}"
 echo "== wrk authenticated bootstrap"
 measure wopi_bootstrap_baseline "authenticated bootstrap, one token" "${bootstrap[@]}"
+
+if [ -n "${PROFILE_DIR:-}" ]; then  # a second, unmeasured run of each under perf
+  mkdir -p "$PROFILE_DIR"
+  for check in forward_auth bootstrap; do
+    declare -n args=$check
+    bash scripts/bench/profile-top.sh "$bridge_pid" "$DURATION" "$PROFILE_DIR/wopi-$check.txt" &
+    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" "${args[@]}" > /dev/null
+    wait $!
+  done
+fi
 
 printf '\n%-44s %12s %10s %18s\n' "$CONNECTIONS connections, ${DURATION} s" "requests/s" "p99" "server CPU µs/req"
 printf '%s\n' "${results[@]}"
