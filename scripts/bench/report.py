@@ -82,6 +82,9 @@ limit_row("Full code flow p99 latency", "flow_bridge_p99", "ms", "<= 20", "flow"
 used.add("flow_peer_p99")
 ratio_row("Authenticated bootstrap (200)", "authenticated_bootstrap_rps", "req/s", "empty_route_rps",
           "empty Hummingbird route", ">= 0.6", "flow", "authenticated-bootstrap.txt")
+ratio_row("WOPI forward auth (/wopi/auth), one token used again, server CPU per request", "wopi_forward_auth_cpu_us",
+          "µs/req", "wopi_bootstrap_baseline_cpu_us", "authenticated bootstrap, one token, same run", "<= 1",
+          "wopi-forward-auth", "wopi-forward_auth.txt", ours_fmt="{:.1f}", base_fmt="{:.1f}")
 ratio_row("Office To URL decode + encode", "protocol_to_instr", "instr/op", "protocol_to_foundation_instr",
           "URLComponents", ">= 3", "protocol", invert=True)
 ratio_row("Office Back URL decode + encode", "protocol_back_instr", "instr/op", "protocol_back_foundation_instr",
