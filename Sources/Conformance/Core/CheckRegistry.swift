@@ -3,7 +3,7 @@ public enum CheckRegistry {
     public static let all: [any ConformanceCheck.Type] = [
         ChallengeStatusCheck.self, SingleBearerCheck.self, EndpointsCheck.self, ProviderIdCheck.self,
         UrlSchemesCheck.self, NaiveSplitCheck.self, EmptyListElementCheck.self, DuplicateParameterCheck.self,
-        QuotedValuesCheck.self,
+        QuotedValuesCheck.self, TokenEndpointPublicCheck.self,
         MissingTokenCheck.self, EmptyHeaderCheck.self, BlankTokenCheck.self, WhitespaceTokenCheck.self,
         LowercaseSchemeCheck.self, MalformedTokenCheck.self, TwoHeadersCheck.self, QueryTokenCheck.self,
         ExpiredTokenCheck.self, ForeignSignedTokenCheck.self,
