@@ -12,7 +12,7 @@ public enum CheckRegistry {
         AuthenticatedBootstrapCheck.self, NewAccessTokenCheck.self, AccessTokenExpiryCheck.self, ForeignWopiSrcCheck.self,
         RootContainerCheck.self,
         CheckEcosystemCheck.self, EcosystemRootContainerCheck.self, EcosystemInvalidTokenCheck.self,
-        RefreshRotationCheck.self, RefreshReuseCheck.self, PublicRefreshRotationCheck.self, PublicRefreshReuseCheck.self,
+        RefreshRotationCheck.self, RefreshWithoutScopeCheck.self, RefreshReuseCheck.self, PublicRefreshRotationCheck.self, PublicRefreshReuseCheck.self,
         CodeReuseRefusedCheck.self, CodeReuseRevokesCheck.self, CodeOtherClientCheck.self,
         UnregisteredRedirectCheck.self, PrefixRedirectCheck.self, ExtraQueryRedirectCheck.self,
         PKCERequiredCheck.self, PKCEVerifiedCheck.self, PKCEWrongVerifierCheck.self, PKCEVerifierRequiredCheck.self,

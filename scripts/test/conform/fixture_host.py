@@ -55,6 +55,7 @@ SWITCHES = {
     "mint-any-wopi-src": "GET_NEW_ACCESS_TOKEN mints a token for any WopiSrc",
     "no-root-container": "GET_ROOT_CONTAINER is answered as a plain bootstrap",
     "no-rotation": "a confidential client's refresh returns the same refresh token",
+    "refresh-needs-scope": "Office's (the confidential client's) refresh without scope is refused with invalid_scope",
     "no-reuse-detection": "a confidential client's rotated refresh token stays valid",
     "code-reusable": "a code can be redeemed twice",
     "reuse-keeps-tokens": "a reused code leaves the first tokens valid",

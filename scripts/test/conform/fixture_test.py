@@ -55,6 +55,7 @@ BREAKS = {
     "ecosystem.root-container": ("ecosystem-pointer-without-token", "FAIL"),
     "ecosystem.invalid-token": ("ecosystem-any-token", "FAIL"),
     "refresh.rotation": ("no-rotation", "WARN"),
+    "refresh.without-scope": ("refresh-needs-scope", "FAIL"),
     "refresh.reuse-detection": ("no-reuse-detection", "WARN"),
     "refresh.public-rotation": ("public-no-rotation", "FAIL"),
     "refresh.public-reuse-detection": ("public-no-reuse-detection", "FAIL"),
@@ -127,6 +128,7 @@ ALSO = {
     "nsso-no-ds-hash": {"nativesso.exchange"},  # without ds_hash the ID token is bound to no secret
     "challenge-200": {"challenge.single-bearer"},  # no 401, so no challenge to count
     "unresolvable-token-host": {"challenge.endpoints"},  # http off loopback, so the flow never calls it
+    "refresh-needs-scope": {"refresh.rotation"},  # the refresh it judges is the one refused
     # An unparseable challenge is no Bearer challenge for Office either, on every 401.
     "duplicate-parameter": {"challenge.single-bearer", "unauthorized.missing-token", "unauthorized.empty-header",
                             "unauthorized.blank-token", "unauthorized.whitespace-token",

@@ -23,7 +23,9 @@ struct TokenEndpointPublicCheck: ConformanceCheck {
         } else {
             token = try await session.endpoints().orSkip().token
         }
-        guard let host = URLComponents(string: token)?.host, !host.isEmpty else { return .fail("tokenIssuance_uri has no host") }
+        guard let host = URLComponents(string: token)?.host, !host.isEmpty else {
+            throw CheckSkipped("tokenIssuance_uri is not absolute (challenge.endpoints)")
+        }
         let addresses = await TokenEndpointReachability.resolve(host)
         switch TokenEndpointReachability.verdict(addresses: addresses, allowLoopback: session.options.allowLoopbackHTTP) {
         case .publicAddress: return .pass("\(host) resolves to a public address")
