@@ -3,7 +3,7 @@ public enum CheckRegistry {
     public static let all: [any ConformanceCheck.Type] = [
         ChallengeStatusCheck.self, SingleBearerCheck.self, EndpointsCheck.self, ProviderIdCheck.self,
         UrlSchemesCheck.self, NaiveSplitCheck.self, EmptyListElementCheck.self, DuplicateParameterCheck.self,
-        QuotedValuesCheck.self,
+        QuotedValuesCheck.self, TokenEndpointPublicCheck.self,
         MissingTokenCheck.self, EmptyHeaderCheck.self, BlankTokenCheck.self, WhitespaceTokenCheck.self,
         LowercaseSchemeCheck.self, MalformedTokenCheck.self, TwoHeadersCheck.self, QueryTokenCheck.self,
         ExpiredTokenCheck.self, ForeignSignedTokenCheck.self,
@@ -12,7 +12,7 @@ public enum CheckRegistry {
         AuthenticatedBootstrapCheck.self, NewAccessTokenCheck.self, AccessTokenExpiryCheck.self, ForeignWopiSrcCheck.self,
         RootContainerCheck.self,
         CheckEcosystemCheck.self, EcosystemRootContainerCheck.self, EcosystemInvalidTokenCheck.self,
-        RefreshRotationCheck.self, RefreshReuseCheck.self, PublicRefreshRotationCheck.self, PublicRefreshReuseCheck.self,
+        RefreshRotationCheck.self, RefreshWithoutScopeCheck.self, RefreshReuseCheck.self, PublicRefreshRotationCheck.self, PublicRefreshReuseCheck.self,
         CodeReuseRefusedCheck.self, CodeReuseRevokesCheck.self, CodeOtherClientCheck.self,
         UnregisteredRedirectCheck.self, PrefixRedirectCheck.self, ExtraQueryRedirectCheck.self,
         PKCERequiredCheck.self, PKCEVerifiedCheck.self, PKCEWrongVerifierCheck.self, PKCEVerifierRequiredCheck.self,

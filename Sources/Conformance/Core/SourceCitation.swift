@@ -23,6 +23,14 @@ public struct SourceCitation: Sendable, Hashable, Codable, CustomStringConvertib
         SourceCitation(title: "Microsoft WOPI bootstrapper docs, \(part)", url: officeDocs + "bootstrapper.rst")
     }
 
+    /// Microsoft's Cloud Storage Partner Program pages for Microsoft 365 for mobile (onboarding, operational flows,
+    /// Token Issuance URL requirements).
+    public static func mobile(_ part: String) -> SourceCitation {
+        SourceCitation(
+            title: "Microsoft 365 for mobile (Cloud Storage Partner Program), \(part)",
+            url: "https://learn.microsoft.com/microsoft-365/cloud-storage-partner-program/mobile")
+    }
+
     /// Microsoft's page on `tk` and `sc` in the final redirect.
     public static func sessionContext(_ part: String) -> SourceCitation {
         SourceCitation(title: "Microsoft Office session context docs, \(part)", url: officeDocs + "sessioncontext.rst")

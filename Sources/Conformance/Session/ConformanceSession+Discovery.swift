@@ -2,23 +2,54 @@ import SignInProtocol
 
 extension ConformanceSession {
     /// OpenID Provider metadata (OpenID Connect Discovery 1.0 §4): `<issuer>/.well-known/openid-configuration`, the
-    /// issuer being `--issuer` or, behind a bootstrapper, the authorization endpoint's origin.
+    /// issuer being `--issuer` or, behind a bootstrapper, the one found by following its challenge (`issuer()`).
     public func discovery() async -> Result<[String: JSONValue], StepFailure> {
-        await remembered("discovery") { await self.fetchDiscovery() }
+        await followedIssuer().map(\.document)
     }
 
-    private func fetchDiscovery() async -> Result<[String: JSONValue], StepFailure> {
-        let issuer: String
+    /// The issuer whose metadata the checks read: `--issuer`, or behind a bootstrapper the first of
+    /// `IssuerCandidates` whose discovery document names the challenge's `authorization_uri` and itself as
+    /// `issuer` (OpenID Connect Discovery 1.0 §4.3); when none does, the endpoint's origin, as before.
+    public func issuer() async -> Result<String, StepFailure> {
+        if let given = options.issuer { return .success(given.hasSuffix("/") ? String(given.dropLast()) : given) }
+        return await followedIssuer().map(\.issuer)
+    }
+
+    private struct FollowedIssuer: Sendable {
+        var issuer: String
+        var document: [String: JSONValue]
+    }
+
+    private func followedIssuer() async -> Result<FollowedIssuer, StepFailure> {
+        await remembered("discovery") { await self.followIssuer() }
+    }
+
+    private func followIssuer() async -> Result<FollowedIssuer, StepFailure> {
         if let given = options.issuer {
-            issuer = given.hasSuffix("/") ? String(given.dropLast()) : given
-        } else {
-            switch await endpoints() {
-            case .failure(let failure): return .failure(failure)
-            case .success(let found):
-                guard let origin = URLParts.origin(found.authorization) else { return .failure(StepFailure("no origin")) }
-                issuer = origin
+            let issuer = given.hasSuffix("/") ? String(given.dropLast()) : given
+            return await fetchDiscovery(issuer: issuer).map { FollowedIssuer(issuer: issuer, document: $0) }
+        }
+        let authorization: String
+        switch await endpoints() {
+        case .failure(let failure): return .failure(failure)
+        case .success(let found): authorization = found.authorization
+        }
+        let candidates = IssuerCandidates(authorizationEndpoint: authorization).issuers
+        guard let origin = candidates.first else { return .failure(StepFailure("no origin")) }
+        var atOrigin: Result<[String: JSONValue], StepFailure>?
+        for candidate in candidates {
+            let fetched = await fetchDiscovery(issuer: candidate)
+            if candidate == origin { atOrigin = fetched }
+            guard case .success(let document) = fetched else { continue }
+            if document["authorization_endpoint"]?.stringValue == authorization, document["issuer"]?.stringValue == candidate {
+                return .success(FollowedIssuer(issuer: candidate, document: document))
             }
         }
+        // No candidate describes the endpoint: the origin's answer, which the metadata checks then judge.
+        return (atOrigin ?? .failure(StepFailure("no discovery document"))).map { FollowedIssuer(issuer: origin, document: $0) }
+    }
+
+    private func fetchDiscovery(issuer: String) async -> Result<[String: JSONValue], StepFailure> {
         let url = issuer + "/.well-known/openid-configuration"
         do {
             let response = try await http.send(.init(url: url), as: .office)

@@ -201,12 +201,14 @@ public actor ConformanceSession {
     // MARK: Metadata
 
     /// RFC 8414 §3.1: `/.well-known/oauth-authorization-server` at the issuer's origin with the issuer's path after it
-    /// (`--issuer`), or at the origin of the authorization endpoint (behind a bootstrapper, the issuer is not named).
+    /// (`--issuer`, or the issuer found by following the challenge, `issuer()`; else the authorization endpoint's origin).
     public func metadata() async -> Result<[String: JSONValue], StepFailure> {
         if let metadataResult { return metadataResult }
         let result: Result<[String: JSONValue], StepFailure>
-        let issuerPath = options.issuer.flatMap { URLComponents(string: $0)?.path }.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
-        if let endpoints = await endpoints().value, let origin = URLParts.origin(options.issuer ?? endpoints.authorization) {
+        let endpoints = await endpoints().value
+        let issuer = await issuer().value ?? endpoints.flatMap { URLParts.origin($0.authorization) }
+        let issuerPath = issuer.flatMap { URLComponents(string: $0)?.path }.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+        if endpoints != nil, let issuer, let origin = URLParts.origin(issuer) {
             let url = origin + "/.well-known/oauth-authorization-server" + issuerPath
             do {
                 let response = try await http.send(.init(url: url), as: .office)

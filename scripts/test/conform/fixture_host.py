@@ -30,6 +30,7 @@ SWITCHES = {
     "challenge-200": "the bootstrapper answers 200 without a token",
     "two-bearers": "two Bearer challenges",
     "relative-token-uri": "tokenIssuance_uri is a relative reference",
+    "unresolvable-token-host": "tokenIssuance_uri names a host under .invalid (RFC 6761 §6.4), which never resolves",
     "bad-provider-id": "providerId has '-' and '!'",
     "android-incomplete-triple": "UrlSchemes has an Android triple without its activity",
     "android-plain-scheme": "UrlSchemes lists a plain Android scheme (the app-to-app page's example form)",
@@ -54,6 +55,7 @@ SWITCHES = {
     "mint-any-wopi-src": "GET_NEW_ACCESS_TOKEN mints a token for any WopiSrc",
     "no-root-container": "GET_ROOT_CONTAINER is answered as a plain bootstrap",
     "no-rotation": "a confidential client's refresh returns the same refresh token",
+    "refresh-needs-scope": "Office's (the confidential client's) refresh without scope is refused with invalid_scope",
     "no-reuse-detection": "a confidential client's rotated refresh token stays valid",
     "code-reusable": "a code can be redeemed twice",
     "reuse-keeps-tokens": "a reused code leaves the first tokens valid",
@@ -249,6 +251,8 @@ class Handler(TokenEndpoints, DPoPEndpoints, FirstPartyEndpoints, AttestationAut
         if self.broken("hang-authorize"):
             authorize = f"http://127.0.0.1:{self.silent_port}/authorize"
         token = "/token" if self.broken("relative-token-uri") else self.origin + "/token"
+        if self.broken("unresolvable-token-host"):
+            token = "http://token.invalid/token"
         provider = "tp-contoso!" if self.broken("bad-provider-id") else "TPCONTOSO"
         if self.broken("provider-id-underscore"):
             provider = "TP_CONTOSO"

@@ -29,6 +29,7 @@ BREAKS = {
     "challenge.no-empty-elements": ("trailing-comma", "FAIL"),
     "challenge.no-duplicate-parameter": ("duplicate-parameter", "FAIL"),
     "challenge.quoted-values": ("unquoted-provider-id", "WARN"),
+    "challenge.token-endpoint-public": ("unresolvable-token-host", "WARN"),
     "unauthorized.missing-token": ("operation-without-token", "FAIL"),
     "unauthorized.empty-header": ("empty-header-400", "FAIL"),
     "unauthorized.blank-token": ("blank-token-400", "FAIL"),
@@ -54,6 +55,7 @@ BREAKS = {
     "ecosystem.root-container": ("ecosystem-pointer-without-token", "FAIL"),
     "ecosystem.invalid-token": ("ecosystem-any-token", "FAIL"),
     "refresh.rotation": ("no-rotation", "WARN"),
+    "refresh.without-scope": ("refresh-needs-scope", "FAIL"),
     "refresh.reuse-detection": ("no-reuse-detection", "WARN"),
     "refresh.public-rotation": ("public-no-rotation", "FAIL"),
     "refresh.public-reuse-detection": ("public-no-reuse-detection", "FAIL"),
@@ -125,6 +127,8 @@ ALSO = {
     "nsso-any-secret": {"nativesso.bound-secret"},  # any secret includes another sign-in's
     "nsso-no-ds-hash": {"nativesso.exchange"},  # without ds_hash the ID token is bound to no secret
     "challenge-200": {"challenge.single-bearer"},  # no 401, so no challenge to count
+    "unresolvable-token-host": {"challenge.endpoints"},  # http off loopback, so the flow never calls it
+    "refresh-needs-scope": {"refresh.rotation"},  # the refresh it judges is the one refused
     # An unparseable challenge is no Bearer challenge for Office either, on every 401.
     "duplicate-parameter": {"challenge.single-bearer", "unauthorized.missing-token", "unauthorized.empty-header",
                             "unauthorized.blank-token", "unauthorized.whitespace-token",

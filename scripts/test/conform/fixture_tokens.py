@@ -152,6 +152,8 @@ class TokenEndpoints:
             record["tokens"].append(family)
             self.mint(client["id"], family, record, jkt=jkt)
         elif grant == "refresh_token":
+            if self.broken("refresh-needs-scope") and not client["public"] and not form.get("scope"):
+                return self.token_error("invalid_scope", description="scope is required")
             token = form.get("refresh_token", "")
             record = self.state.refresh.get(token)
             if not record or record["client"] != client["id"] or self.state.families.get(record["family"]):
