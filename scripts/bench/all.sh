@@ -64,7 +64,8 @@ for script in scripts/bench/*.sh; do
   name=$(basename "$script" .sh)
   selected "$name" || continue
   case $name in
-    all|profile-top) continue ;;
+    # compare.sh needs two builds (BASE=…): run by hand when a change must show it costs nothing.
+    all|profile-top|compare) continue ;;
     protocol) run "$name" bash "$script" --instructions ;;
     # The flow on SQLite, on PostgreSQL (one instance and two) and with DPoP, all in one sitting.
     flow) run "$name" env POSTGRES=1 DPOP=1 bash "$script" ;;
