@@ -28,6 +28,15 @@ struct ChallengeInteractionTests {
         func need(_ state: InteractionState, environment: AuthorizeEnvironment) async throws -> InteractionNeed? { fixed }
     }
 
+    /// A step whose store call fails (an outage after the store step saved the next chain).
+    struct FailingStep: InteractionStep {
+        struct Outage: Error {}
+        func need(_ state: InteractionState, environment: AuthorizeEnvironment) async throws -> InteractionNeed? {
+            guard case .needsSignIn = state.progress else { return nil }
+            throw Outage()
+        }
+    }
+
     static func endpoint(_ bridge: TestBridge, first step: (any InteractionStep)? = nil) -> AuthorizationChallengeEndpoint {
         var endpoint = bridge.app.services.authorizationChallenge
         if let step { endpoint.steps = InteractionSteps(sequence: [step] + endpoint.steps.sequence) }
@@ -131,5 +140,23 @@ struct ChallengeInteractionTests {
         // The step that succeeded used the presented value up.
         let replay = try #require(Self.refusal(await Self.ask(endpoint, signIn)))
         #expect(replay.error.code == .invalidSession)
+    }
+
+    /// A step failing after the store step saved the next chain: `temporarily_unavailable` with `Retry-After` and
+    /// that chain's auth_session, which continues the request once the store is back.
+    @Test func anOutageAfterTheStoreStepAnswersWithTheSavedChain() async throws {
+        let bridge = try await FirstPartyFixture.make()
+        let failing = Self.endpoint(bridge, first: FailingStep())
+        let outcome = await Self.ask(failing, FirstPartyFixture.first())
+        #expect(outcome.status == 503)
+        #expect(outcome.retryAfterSeconds == Int(StoreOutage.retryAfterSeconds))
+        let answer = try #require(Self.refusal(outcome))
+        #expect(answer.error.code == .temporarilyUnavailable)
+        let chain = try #require(answer.authSession)
+        let demo = FirstPartyFixture.demo
+        let signedIn = await Self.ask(
+            bridge.app.services.authorizationChallenge,
+            [("client_id", "partner-app"), ("auth_session", chain), ("username", demo.name), ("password", demo.password)])
+        guard case .code = signedIn.response else { Issue.record("\(signedIn)"); return }
     }
 }
