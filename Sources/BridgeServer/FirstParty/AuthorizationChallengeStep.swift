@@ -62,7 +62,8 @@ struct AuthorizationChallengeStep: Sendable {
         do {
             need = try await endpoint.steps.need(state, environment: environment)
         } catch {
-            // The next chain is saved: the answer carries it, so a retry after the outage continues the request.
+            // A saved next chain goes with the answer, so a retry after the outage continues the request.
+            guard AuthSessionAdvance.savesNext(continuation) else { throw .storeUnavailable }
             return renderer.outage(next)
         }
         return try await renderer.render(need, pending: pending, next: next)
