@@ -6,16 +6,18 @@ import PostgresNIO
 /// wins, and the row as the statement's snapshot saw it tells a loser why.
 extension PostgresStore {
     public func saveAuthSession(_ record: AuthSessionRecord) async throws {
-        try await rows(
-            Subject("auth session"),
-            """
-            INSERT INTO auth_sessions (digest, client_id, interaction_digest, browser_digest, session_digest,
-                app_to_app_reference, sign_in_name, dpop_jkt, created_at, expires_at)
-            VALUES (\(record.digest.hex), \(record.clientID), \(record.interaction.hex), \(record.browser.hex),
-                \(record.session?.hex)::text, \(record.appToAppReference?.hex)::text, \(record.signInName)::text,
-                \(record.dpopKeyThumbprint)::text,
-                \(Milliseconds.from(record.createdAt)), \(Milliseconds.from(record.expiresAt)))
-            """)
+        try await rows(Subject("auth session"), Self.insertAuthSession(record))
+    }
+
+    static func insertAuthSession(_ record: AuthSessionRecord) -> PostgresQuery {
+        """
+        INSERT INTO auth_sessions (digest, client_id, interaction_digest, browser_digest, session_digest,
+            app_to_app_reference, sign_in_name, dpop_jkt, created_at, expires_at)
+        VALUES (\(record.digest.hex), \(record.clientID), \(record.interaction.hex), \(record.browser.hex),
+            \(record.session?.hex)::text, \(record.appToAppReference?.hex)::text, \(record.signInName)::text,
+            \(record.dpopKeyThumbprint)::text,
+            \(Milliseconds.from(record.createdAt)), \(Milliseconds.from(record.expiresAt)))
+        """
     }
 
     public func takeAuthSession(
@@ -37,7 +39,58 @@ extension PostgresStore {
             """
         ).first
         guard let row else { return .unknown }
-        let record = AuthSessionRecord(
+        let record = try Self.authSession(row)
+        if let refusal = record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) {
+            return refusal
+        }
+        // Taken by this statement, or by a concurrent one between the snapshot and the DELETE (then: a replay).
+        return try row.int("won") == 1 ? .taken(record) : .unknown
+    }
+
+    public func authSession(
+        _ digest: TokenDigest, clientID: String, dpopKeyThumbprint: String?, at now: Date
+    ) async throws -> AuthSessionTaking {
+        guard let row = try await rows(Subject("auth session"), "SELECT * FROM auth_sessions WHERE digest = \(digest.hex)").first
+        else { return .unknown }
+        let record = try Self.authSession(row)
+        return record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) ?? .taken(record)
+    }
+
+    /// `BEGIN`, the presented row locked and taken, `ContinueAuthorizationQuery` on the same connection and the next
+    /// row, `COMMIT`: a refusal or a failure anywhere rolls the take back with the rest.
+    public func advanceAuthSession(
+        _ presented: TokenDigest?, to next: AuthSessionRecord, issue: CodeIssue, at now: Date
+    ) async throws -> AuthSessionAdvance {
+        let nowMS = Milliseconds.from(now)
+        let nowCeilingMS = Int64((now.timeIntervalSince1970 * 1000).rounded(.up))
+        return try await inTransaction(Subject("auth session step", tables: Self.issuedTables)) { tx, logger in
+            if let presented {
+                let row = try await tx.query(
+                    "SELECT * FROM auth_sessions WHERE digest = \(presented.hex) FOR UPDATE", logger: logger
+                ).collect().first?.makeRandomAccess()
+                guard let row else { return .refused(.unknown) }
+                let record = try Self.authSession(row)
+                let refusal = record.refusal(clientID: next.clientID, dpopKeyThumbprint: next.dpopKeyThumbprint, at: now)
+                if refusal == nil || refusal == .expired {
+                    try await tx.query("DELETE FROM auth_sessions WHERE digest = \(presented.hex)", logger: logger)
+                }
+                if let refusal { return .refused(refusal) }
+            }
+            var rows: [PostgresRandomAccessRow] = []
+            let query = ContinueAuthorizationQuery(
+                interaction: next.interaction, browser: next.browser, session: next.session, consent: false, issue: issue,
+                now: nowMS, nowCeiling: nowCeilingMS)
+            for try await row in try await tx.execute(query, logger: logger) { rows.append(row) }
+            let continuation = try Self.continuation(rows.first, issue: issue, at: now)
+            if AuthSessionAdvance.savesNext(continuation) {
+                try await tx.query(Self.insertAuthSession(next), logger: logger)
+            }
+            return .continued(continuation)
+        }
+    }
+
+    static func authSession(_ row: PostgresRandomAccessRow) throws -> AuthSessionRecord {
+        AuthSessionRecord(
             digest: try row.digest("digest"), clientID: try row.text("client_id"),
             interaction: try row.digest("interaction_digest"), browser: try row.digest("browser_digest"),
             session: try row.optionalText("session_digest").flatMap(TokenDigest.init(hex:)),
@@ -45,11 +98,6 @@ extension PostgresStore {
             signInName: try row.optionalText("sign_in_name"),
             dpopKeyThumbprint: try row.optionalText("dpop_jkt"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"))
-        if let refusal = record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) {
-            return refusal
-        }
-        // Taken by this statement, or by a concurrent one between the snapshot and the DELETE (then: a replay).
-        return try row.int("won") == 1 ? .taken(record) : .unknown
     }
 
     public func authSessionClient(_ digest: TokenDigest) async throws -> String? {

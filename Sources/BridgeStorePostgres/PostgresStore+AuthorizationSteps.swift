@@ -61,6 +61,13 @@ extension PostgresStore {
                 interaction: interaction, browser: browser, session: session, consent: consent, issue: issue,
                 now: nowMS, nowCeiling: nowCeilingMS)
         ).first
+        return try Self.continuation(row, issue: issue, at: now)
+    }
+
+    /// What one row of `ContinueAuthorizationQuery` says (none: the request is gone).
+    static func continuation(
+        _ row: PostgresRandomAccessRow?, issue: CodeIssue, at now: Date
+    ) throws -> AuthorizationContinuation {
         guard let row else { return .unknown }
         let pending = try Self.pendingAuthorization(row)
         guard try row.int("mine") == 1 else { return .otherBrowser(pending) }

@@ -4,37 +4,70 @@ import Foundation
 /// The authorization challenge endpoint's auth sessions, one transaction each on the writer connection.
 extension SQLiteStore {
     public func saveAuthSession(_ record: AuthSessionRecord) async throws {
-        try await transaction("auth session") { tx in
-            try tx.query(
-                """
-                INSERT INTO auth_sessions (digest, client_id, interaction_digest, browser_digest, session_digest,
-                    app_to_app_reference, sign_in_name, dpop_jkt, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(record.digest.hex), .text(record.clientID), .text(record.interaction.hex),
-                    .text(record.browser.hex), .optionalText(record.session?.hex),
-                    .optionalText(record.appToAppReference?.hex), .optionalText(record.signInName),
-                    .optionalText(record.dpopKeyThumbprint),
-                    .millis(record.createdAt), .millis(record.expiresAt),
-                ])
-        }
+        try await transaction("auth session") { tx in try Self.insertAuthSession(record, in: tx) }
+    }
+
+    static func insertAuthSession(_ record: AuthSessionRecord, in tx: Transaction) throws {
+        try tx.query(
+            """
+            INSERT INTO auth_sessions (digest, client_id, interaction_digest, browser_digest, session_digest,
+                app_to_app_reference, sign_in_name, dpop_jkt, created_at, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(record.digest.hex), .text(record.clientID), .text(record.interaction.hex),
+                .text(record.browser.hex), .optionalText(record.session?.hex),
+                .optionalText(record.appToAppReference?.hex), .optionalText(record.signInName),
+                .optionalText(record.dpopKeyThumbprint),
+                .millis(record.createdAt), .millis(record.expiresAt),
+            ])
     }
 
     public func takeAuthSession(
         _ digest: TokenDigest, clientID: String, dpopKeyThumbprint: String?, at now: Date
     ) async throws -> AuthSessionTaking {
         try await transaction("auth session") { tx in
-            guard
-                let row = try tx.query("SELECT * FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]).first
-            else { return .unknown }
-            let record = try Self.authSession(row)
-            if let refusal = record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) {
-                if refusal == .expired { try tx.query("DELETE FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]) }
-                return refusal
+            try Self.takeAuthSession(digest, clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now, in: tx)
+        }
+    }
+
+    static func takeAuthSession(
+        _ digest: TokenDigest, clientID: String, dpopKeyThumbprint: String?, at now: Date, in tx: Transaction
+    ) throws -> AuthSessionTaking {
+        guard let row = try tx.query("SELECT * FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]).first
+        else { return .unknown }
+        let record = try Self.authSession(row)
+        if let refusal = record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) {
+            if refusal == .expired { try tx.query("DELETE FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]) }
+            return refusal
+        }
+        try tx.query("DELETE FROM auth_sessions WHERE digest = ?", [.text(digest.hex)])
+        return .taken(record)
+    }
+
+    public func authSession(
+        _ digest: TokenDigest, clientID: String, dpopKeyThumbprint: String?, at now: Date
+    ) async throws -> AuthSessionTaking {
+        guard let row = try await read("SELECT * FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]).first
+        else { return .unknown }
+        let record = try Self.authSession(row)
+        return record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) ?? .taken(record)
+    }
+
+    public func advanceAuthSession(
+        _ presented: TokenDigest?, to next: AuthSessionRecord, issue: CodeIssue, at now: Date
+    ) async throws -> AuthSessionAdvance {
+        try await transaction("auth session step") { tx in
+            if let presented {
+                let taking = try Self.takeAuthSession(
+                    presented, clientID: next.clientID, dpopKeyThumbprint: next.dpopKeyThumbprint, at: now, in: tx)
+                guard case .taken = taking else { return .refused(taking) }
             }
-            try tx.query("DELETE FROM auth_sessions WHERE digest = ?", [.text(digest.hex)])
-            return .taken(record)
+            let continuation = try Self.continueAuthorization(
+                next.interaction, browser: next.browser, session: next.session, consent: false, issue: issue, at: now,
+                in: tx)
+            if AuthSessionAdvance.savesNext(continuation) { try Self.insertAuthSession(next, in: tx) }
+            return .continued(continuation)
         }
     }
 

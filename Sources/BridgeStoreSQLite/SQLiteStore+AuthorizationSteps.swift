@@ -19,19 +19,28 @@ extension SQLiteStore {
         at now: Date
     ) async throws -> AuthorizationContinuation {
         try await transaction("authorization step") { tx in
-            guard
-                let pending = try tx.query(
-                    "SELECT * FROM pending_authorizations WHERE digest = ? AND expires_at > ?",
-                    [.text(interaction.hex), .millis(now)]
-                ).first.map(Self.pendingAuthorization)
-            else { return .unknown }
-            guard browser == pending.browserDigest else { return .otherBrowser(pending) }
-            let progress = try Self.decide(pending, session: session, allowing: consent, issue: issue, at: now, in: tx)
-            if case .issued = progress {
-                try tx.query("DELETE FROM pending_authorizations WHERE digest = ?", [.text(interaction.hex)])
-            }
-            return .progress(pending, progress)
+            try Self.continueAuthorization(
+                interaction, browser: browser, session: session, consent: consent, issue: issue, at: now, in: tx)
         }
+    }
+
+    /// `continueAuthorization` inside `tx`, for the steps that continue a request among other writes.
+    static func continueAuthorization(
+        _ interaction: TokenDigest, browser: TokenDigest?, session: TokenDigest?, consent: Bool, issue: CodeIssue,
+        at now: Date, in tx: Transaction
+    ) throws -> AuthorizationContinuation {
+        guard
+            let pending = try tx.query(
+                "SELECT * FROM pending_authorizations WHERE digest = ? AND expires_at > ?",
+                [.text(interaction.hex), .millis(now)]
+            ).first.map(Self.pendingAuthorization)
+        else { return .unknown }
+        guard browser == pending.browserDigest else { return .otherBrowser(pending) }
+        let progress = try Self.decide(pending, session: session, allowing: consent, issue: issue, at: now, in: tx)
+        if case .issued = progress {
+            try tx.query("DELETE FROM pending_authorizations WHERE digest = ?", [.text(interaction.hex)])
+        }
+        return .progress(pending, progress)
     }
 
     public func prepareSignIn(

@@ -112,8 +112,101 @@ enum AuthSessionContract {
         }
     }
 
+    /// The chain `record(secret)` would be for the parked `request`: its interaction and browser, no session.
+    static func chain(_ secret: SecretToken, for request: PendingAuthorizationRecord, session: TokenDigest? = nil)
+        -> AuthSessionRecord
+    {
+        AuthSessionRecord(
+            digest: secret.digest, clientID: request.clientID, interaction: request.digest, browser: request.browserDigest,
+            session: session, signInName: "alice@example.com", createdAt: t0, expiresAt: seconds(300))
+    }
+
+    static let aReadChangesNothing = StoreContractCheck("auth sessions: aReadChangesNothing") { kind in
+        try await withStore(kind) { store in
+            let secret = SecretToken()
+            try await store.saveAuthSession(record(secret, jkt: "key-a"))
+            #expect(try await store.authSession(secret.digest, clientID: "partner-app", dpopKeyThumbprint: "key-a", at: seconds(1)) == .taken(record(secret, jkt: "key-a")))
+            #expect(try await store.authSession(secret.digest, clientID: "office", dpopKeyThumbprint: "key-a", at: seconds(1)) == .otherClient)
+            #expect(try await store.authSession(secret.digest, clientID: "partner-app", dpopKeyThumbprint: nil, at: seconds(1)) == .otherKey)
+            #expect(try await store.authSession(secret.digest, clientID: "partner-app", dpopKeyThumbprint: "key-a", at: seconds(60)) == .expired)
+            #expect(try await store.authSession(SecretToken().digest, clientID: "partner-app", dpopKeyThumbprint: nil, at: t0) == .unknown)
+            let taken = try await store.takeAuthSession(secret.digest, clientID: "partner-app", dpopKeyThumbprint: "key-a", at: seconds(1))
+            #expect(taken == .taken(record(secret, jkt: "key-a")))
+        }
+    }
+
+    static let aStepTakesContinuesAndSavesTheNextChain = StoreContractCheck(
+        "auth sessions: aStepTakesContinuesAndSavesTheNextChain"
+    ) { kind in
+        try await withStore(kind) { store in
+            let parked = AuthorizationStepContract.request(consent: .always)
+            #expect(try await store.startAuthorization(
+                parked, session: nil, issue: AuthorizationStepContract.issue(), park: true, at: seconds(20)) == .needsSignIn)
+            // The first step: nothing to take, the chain saved.
+            let first = SecretToken()
+            let before = store.roundTrips
+            let started = try await store.advanceAuthSession(
+                nil, to: chain(first, for: parked), issue: AuthorizationStepContract.issue(), at: seconds(21))
+            #expect(store.roundTrips - before == 1)
+            #expect(started == .continued(.progress(parked, .needsSignIn)))
+            // A later step: the presented chain taken, the request continued with the next one's session.
+            let session = try await AuthorizationStepContract.signedIn(store)
+            let second = SecretToken()
+            let stepped = try await store.advanceAuthSession(
+                first.digest, to: chain(second, for: parked, session: session), issue: AuthorizationStepContract.issue(),
+                at: seconds(22))
+            #expect(stepped == .continued(.progress(parked, .needsConsent(AuthorizationStepContract.alice))))
+            #expect(try await store.authSessionClient(first.digest) == nil)
+            #expect(try await store.authSessionClient(second.digest) == parked.clientID)
+            // A replay of the taken chain is refused and saves nothing.
+            let replayed = SecretToken()
+            #expect(try await store.advanceAuthSession(
+                first.digest, to: chain(replayed, for: parked), issue: AuthorizationStepContract.issue(),
+                at: seconds(23)) == .refused(.unknown))
+            #expect(try await store.authSessionClient(replayed.digest) == nil)
+            // Another client presenting it: refused, and the chain is left to its holder.
+            var foreign = chain(SecretToken(), for: parked)
+            foreign.clientID = "partner-app"
+            #expect(try await store.advanceAuthSession(
+                second.digest, to: foreign, issue: AuthorizationStepContract.issue(), at: seconds(23)) == .refused(.otherClient))
+            #expect(try await store.authSessionClient(second.digest) == parked.clientID)
+        }
+    }
+
+    static let aStepThatIssuesSavesNoNextChain = StoreContractCheck(
+        "auth sessions: aStepThatIssuesSavesNoNextChain"
+    ) { kind in
+        try await withStore(kind) { store in
+            let parked = AuthorizationStepContract.request(consent: .notNeeded)
+            _ = try await store.startAuthorization(
+                parked, session: nil, issue: AuthorizationStepContract.issue(), park: true, at: seconds(20))
+            let first = SecretToken()
+            _ = try await store.advanceAuthSession(
+                nil, to: chain(first, for: parked), issue: AuthorizationStepContract.issue(), at: seconds(21))
+            let session = try await AuthorizationStepContract.signedIn(store)
+            let next = SecretToken()
+            let issued = try await store.advanceAuthSession(
+                first.digest, to: chain(next, for: parked, session: session), issue: AuthorizationStepContract.issue(),
+                at: seconds(22))
+            guard case .continued(.progress(parked, .issued(let grant, _, AuthorizationStepContract.alice))) = issued else {
+                Issue.record("expected the code, got \(issued)")
+                return
+            }
+            #expect(grant.userID == "alice")
+            #expect(try await store.authSessionClient(first.digest) == nil)
+            #expect(try await store.authSessionClient(next.digest) == nil)
+            // The request is gone: a step on it saves nothing either.
+            let late = SecretToken()
+            #expect(try await store.advanceAuthSession(
+                nil, to: chain(late, for: parked), issue: AuthorizationStepContract.issue("late"), at: seconds(23))
+                == .continued(.unknown))
+            #expect(try await store.authSessionClient(late.digest) == nil)
+        }
+    }
+
     static let all = [
         anAuthSessionIsTakenOnce, onlyItsClientAndKeyTakeIt, anAuthSessionExpires, itsClientIsReadWithoutTakingIt,
-        racingTakesHaveOneWinner, anApprovalIsTakenOnceWithASession, aDeniedApprovalIsDenied,
+        racingTakesHaveOneWinner, anApprovalIsTakenOnceWithASession, aDeniedApprovalIsDenied, aReadChangesNothing,
+        aStepTakesContinuesAndSavesTheNextChain, aStepThatIssuesSavesNoNextChain,
     ]
 }

@@ -120,7 +120,7 @@ struct BridgeServices: Sendable {
             now: now)
         authorizationChallenge = AuthorizationChallengeEndpoint(
             environment: authorizeEnvironment, store: store, authenticator: clients, dpop: dpop,
-            pushed: pushedAuthorization, completion: interaction.completion, stepUp: stepUpSeal)
+            pushed: pushedAuthorization, completion: interaction.completion, steps: interaction.steps, stepUp: stepUpSeal)
         authorize = AuthorizeEndpoint(
             environment: authorizeEnvironment, interaction: interaction, pushed: pushedAuthorization)
         userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)

@@ -24,14 +24,15 @@ struct AuthorizationChallengeOutcome: Sendable, Equatable {
 /// `POST /oauth2/authorize-challenge` (draft-ietf-oauth-first-party-apps-04 §4.1, §5): a first-party app signs the
 /// user in without a browser. The first request carries the authorize parameters (checked by the authorize
 /// pipeline, PKCE S256 required) and parks the request as the authorize endpoint does; each later request carries
-/// the `auth_session` of the previous answer and one step's credential. What a step needs next is the store's one
-/// rule (`AuthorizationDecision`: which session counts, whether consent is needed), answered natively:
+/// the `auth_session` of the previous answer and one step's credential. What the request needs next is decided by
+/// the same `InteractionSteps` as the sign-in pages', and `ChallengeRenderer` answers it natively:
 /// - signed in and allowed: `{"authorization_code": …}` (§5.2.1), PKCE-bound and DPoP-bound as requested;
 /// - nobody signed in: `insufficient_authorization` with `password_required`, or for `requested_flow=app_to_app`
 ///   the host's app's deep link (`app_to_app_deep_link`), then `authorization_pending` until it decided;
 /// - a page is needed (consent, or `upstream=<provider>`): `redirect_to_web` with a `request_uri` (§5.2.2.1.1);
 /// - a wrong password: `insufficient_authorization` again; over the throttle: `slow_down`, 429, `Retry-After`.
-/// Every answer that continues carries a new `auth_session`; the one presented is used up (`AuthSessionStore`).
+/// Every answer that continues carries a new `auth_session`; the one presented is used up in the same store step
+/// that continues the request and saves the next one (`advanceAuthSession`).
 struct AuthorizationChallengeEndpoint: Sendable {
     static let path = "/oauth2/authorize-challenge"
     /// This server's step parameters (§5.1 lets the server define them); never part of the authorization request.
@@ -43,6 +44,8 @@ struct AuthorizationChallengeEndpoint: Sendable {
     let dpop: DPoPProofs
     let pushed: PushedAuthorizationEndpoint
     let completion: CodeIssuance
+    /// The sign-in pages' steps (`BridgeServices` hands the same value to both surfaces).
+    var steps: InteractionSteps
     /// Opens the `auth_session` of a token response (§6.1); a step's `auth_session` is the store's.
     let stepUp: StepUpSessionSeal
 
@@ -74,17 +77,19 @@ struct AuthorizationChallengeEndpoint: Sendable {
         // §9.5.1: a DPoP proof binds the code, and §9.6.1 the auth_session, to its key.
         let proof = try await dpop.proof(request.form.dpop, client: authenticated, at: now)
         let chain: AuthSessionRecord
+        var presentedDigest: TokenDigest? = nil
         if let presented = form["auth_session"].nonEmpty, let session = stepUp.open(presented) {
             chain = try await stepUp(session, form, client: authenticated.client, dpopKey: proof?.thumbprint, at: now)
         } else if let presented = form["auth_session"].nonEmpty {
-            chain = try await take(presented, client: authenticated.id, dpopKey: proof?.thumbprint, at: now)
+            chain = try await read(presented, client: authenticated.id, dpopKey: proof?.thumbprint, at: now)
+            presentedDigest = TokenDigest(of: presented)
         } else {
             chain = try await start(form, client: authenticated.client, dpopKey: proof?.thumbprint, at: now)
         }
         let step = AuthorizationChallengeStep(
             endpoint: self, form: form, client: authenticated.client, clientAddress: request.clientAddress, now: now,
             logger: logger)
-        return try await step.run(chain)
+        return try await step.run(chain, presented: presentedDigest)
     }
 
     /// §5.1: `client_id` is "REQUIRED if the client is not authenticating with the authorization server and if no
@@ -174,20 +179,25 @@ struct AuthorizationChallengeEndpoint: Sendable {
         return chain
     }
 
-    /// A later request: its `auth_session`, used up (§5.3.1), or `invalid_session` (§5.2.2.1).
-    func take(_ presented: String, client: String, dpopKey: String?, at now: Date) async throws(OAuthError)
+    /// A later request: its `auth_session`'s chain, read (the step that continues it takes it), or
+    /// `invalid_session` (§5.2.2.1).
+    func read(_ presented: String, client: String, dpopKey: String?, at now: Date) async throws(OAuthError)
         -> AuthSessionRecord
     {
-        let taking = try await storeCall {
-            try await store.takeAuthSession(TokenDigest(of: presented), clientID: client, dpopKeyThumbprint: dpopKey, at: now)
+        let reading = try await storeCall {
+            try await store.authSession(TokenDigest(of: presented), clientID: client, dpopKeyThumbprint: dpopKey, at: now)
         }
+        guard case .taken(let record) = reading else { throw Self.refusal(reading) }
+        return record
+    }
+
+    /// Why an `auth_session` cannot continue (§5.2.2.1: `invalid_session`).
+    static func refusal(_ taking: AuthSessionTaking) -> OAuthError {
         switch taking {
-        case .taken(let record): return record
-        case .unknown: throw OAuthError(.invalidSession, description: "auth_session is unknown or was used already")
-        case .expired: throw OAuthError(.invalidSession, description: "auth_session has expired")
-        case .otherClient: throw OAuthError(.invalidSession, description: "auth_session was issued to another client")
-        case .otherKey:
-            throw OAuthError(.invalidSession, description: "auth_session is bound to another DPoP key")
+        case .taken, .unknown: OAuthError(.invalidSession, description: "auth_session is unknown or was used already")
+        case .expired: OAuthError(.invalidSession, description: "auth_session has expired")
+        case .otherClient: OAuthError(.invalidSession, description: "auth_session was issued to another client")
+        case .otherKey: OAuthError(.invalidSession, description: "auth_session is bound to another DPoP key")
         }
     }
 }

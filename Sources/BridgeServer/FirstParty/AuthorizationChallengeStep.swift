@@ -4,12 +4,21 @@ import Logging
 import SignInProtocol
 
 /// One request's step at the authorization challenge endpoint, once its `auth_session` chain is known: take the
-/// host's app's decision or check the password when one was asked for, then ask the store where the request stands
-/// (`continueAuthorization`, the sign-in pages' own rule) and answer it natively
+/// host's app's decision or check the password when one was asked for, then one store step takes the presented
+/// chain, continues the parked request and saves the next chain (`advanceAuthSession`), and the sign-in pages'
+/// `InteractionSteps` say what the request needs, which `ChallengeRenderer` answers natively
 /// (draft-ietf-oauth-first-party-apps-04 §5.2). The members it adds to `insufficient_authorization` are this
 /// server's (§5.2.2 lets the server define them): `password_required` and `app_to_app_deep_link`.
 struct AuthorizationChallengeStep: Sendable {
     static let passwordRequired: [String: JSONValue] = ["password_required": .bool(true)]
+
+    /// An answer decided before the steps (the host's app has not decided, a wrong password, the throttle): it
+    /// continues the chain, which the store step still takes and saves.
+    struct Early: Sendable {
+        var error: OAuthError
+        var fields: [String: JSONValue] = [:]
+        var retryAfter: Int? = nil
+    }
 
     let endpoint: AuthorizationChallengeEndpoint
     let form: FormParameters
@@ -21,59 +30,43 @@ struct AuthorizationChallengeStep: Sendable {
     var environment: AuthorizeEnvironment { endpoint.environment }
     var store: any SignInPagesStore & AuthSessionStore & GrantStore { endpoint.store }
 
-    func run(_ taken: AuthSessionRecord) async throws(OAuthError) -> AuthorizationChallengeOutcome {
-        var chain = taken
+    /// `presented`: the digest of the `auth_session` the chain was read under, nil for a chain's first step.
+    func run(_ read: AuthSessionRecord, presented: TokenDigest?) async throws(OAuthError) -> AuthorizationChallengeOutcome {
+        var chain = read
+        var early: Early? = nil
         if chain.session == nil, let reference = chain.appToAppReference {
-            if let waiting = try await hostAppDecision(reference, &chain) { return waiting }
+            early = try await hostAppDecision(reference, &chain)
         }
-        if chain.session == nil, let name = form["username"] {
+        if early == nil, chain.session == nil, let name = form["username"] {
             chain.signInName = try Self.signInName(posted: name, kept: chain.signInName)
         }
-        if chain.session == nil, form["password"] != nil {
-            if let retry = try await signIn(&chain) { return retry }
+        if early == nil, chain.session == nil, form["password"] != nil {
+            early = try await signIn(&chain)
         }
-        if let upstream = form["upstream"] {
-            guard environment.configuration.upstreams.contains(where: { $0.id == upstream }) else {
-                throw .invalidRequest("upstream names no configured provider")
-            }
-            return try await redirectToWeb(chain)
+        if let upstream = form["upstream"], !environment.configuration.upstreams.contains(where: { $0.id == upstream }) {
+            throw .invalidRequest("upstream names no configured provider")
         }
+        let renderer = ChallengeRenderer(endpoint: endpoint, client: client, now: now, logger: logger)
         let (code, issue) = endpoint.completion.newCode(at: now)
-        let continuation = try await storeCall {
-            try await store.continueAuthorization(
-                chain.interaction, browser: chain.browser, session: chain.session, consent: false, issue: issue, at: now)
-        }
+        let (next, continuation) = try await renderer.advance(presented, to: chain, issue: issue)
         guard case .progress(let record, let progress) = continuation,
             let pending = try? PendingAuthorization.decode(record.payload)
         else { throw OAuthError(.invalidSession, description: "the authorization request has expired") }
-        switch progress {
-        case .issued(let grant, _, _):
-            logger.info(
-                "authorization code issued",
-                metadata: ["client": .string(client.id), "user": .string(grant.userID), "grant": .string(grant.id.rawValue)])
-            return AuthorizationChallengeOutcome(response: .code(code.value), status: 200)
-        case .needsConsent:
-            // OpenID Connect Core §3.1.2.6 for prompt=none; otherwise the consent page is the browser's.
-            if pending.showsNoPages { throw OAuthError(.consentRequired, description: "the user must allow this client first") }
-            return try await redirectToWeb(chain)
-        case .needsSignIn:
-            if pending.showsNoPages { throw OAuthError(.loginRequired, description: "the user must sign in") }
-            // prompt=consent will need the consent page anyway: the user signs in there once, not here and there.
-            if pending.asksConsentAgain { return try await redirectToWeb(chain) }
-            if pending.appCallbackURI != nil, chain.appToAppReference == nil {
-                let parked = try await storeCall {
-                    try await AppToAppParking(environment: environment).park(
-                        interaction: chain.interaction, interactionID: "", pending: pending, logger: logger)
-                }
-                chain.appToAppReference = parked.reference
-                return try await continueLater(
-                    chain, OAuthError(.insufficientAuthorization, description: "approve in the host's app, then send auth_session again"),
-                    fields: ["app_to_app_deep_link": .string(parked.deepLink)])
-            }
-            return try await continueLater(
-                chain, OAuthError(.insufficientAuthorization, description: "sign in with username and password"),
-                fields: Self.passwordRequired)
+        if let early { return renderer.continuing(next, early) }
+        // No browser takes part: no interaction id, and a browser secret nobody holds.
+        let parked = ParkedInteraction(
+            id: "", pending: pending, client: client, browserSecret: SecretToken().value, digest: next.record.interaction)
+        let state = InteractionState(
+            progress: progress, code: code, parked: parked, requestedUpstream: form["upstream"], logger: logger)
+        let need: InteractionNeed
+        do {
+            need = try await endpoint.steps.need(state, environment: environment)
+        } catch {
+            // A saved next chain goes with the answer, so a retry after the outage continues the request.
+            guard AuthSessionAdvance.savesNext(continuation) else { throw .storeUnavailable }
+            return renderer.outage(next)
         }
+        return try await renderer.render(need, pending: pending, next: next)
     }
 
     /// The name a password is checked against. Identifier first (§5): a name given alone is kept for the password
@@ -90,9 +83,7 @@ struct AuthorizationChallengeStep: Sendable {
     }
 
     /// The host's app's decision on the request parked for it: approved signs the chain in; otherwise the answer.
-    func hostAppDecision(_ reference: TokenDigest, _ chain: inout AuthSessionRecord) async throws(OAuthError)
-        -> AuthorizationChallengeOutcome?
-    {
+    func hostAppDecision(_ reference: TokenDigest, _ chain: inout AuthSessionRecord) async throws(OAuthError) -> Early? {
         let session = SecretToken()
         let lifetime = TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds)
         let interaction = chain.interaction
@@ -109,8 +100,7 @@ struct AuthorizationChallengeStep: Sendable {
             return nil
         case .undecided:
             // RFC 8628 §3.5's "not yet": ask again with the new auth_session.
-            return try await continueLater(
-                chain, OAuthError(.authorizationPending, description: "the host's app has not answered yet"))
+            return Early(error: OAuthError(.authorizationPending, description: "the host's app has not answered yet"))
         case .denied: throw .accessDenied("the user denied the request in the host's app")
         case .gone: throw OAuthError(.invalidSession, description: "the host's app request has expired")
         }
@@ -119,7 +109,7 @@ struct AuthorizationChallengeStep: Sendable {
     /// A password for the chain's request and the name given with it or before (`PasswordSignIn`, the sign-in
     /// page's rules), throttled per account, per address and per auth_session chain (§9.3: "rate-limit requests
     /// from the same auth_session"); nil when signed in, else the answer that lets the app ask again.
-    func signIn(_ chain: inout AuthSessionRecord) async throws(OAuthError) -> AuthorizationChallengeOutcome? {
+    func signIn(_ chain: inout AuthSessionRecord) async throws(OAuthError) -> Early? {
         let name = chain.signInName ?? ""
         let keys =
             SignInThrottle.keys(signInName: name, address: clientAddress ?? "") + ["auth_session:" + chain.interaction.hex]
@@ -140,46 +130,12 @@ struct AuthorizationChallengeStep: Sendable {
             chain.session = session.digest
             return nil
         case .wrongCredentials:
-            return try await continueLater(
-                chain, OAuthError(.insufficientAuthorization, description: "the user name or password is wrong"),
+            return Early(
+                error: OAuthError(.insufficientAuthorization, description: "the user name or password is wrong"),
                 fields: Self.passwordRequired)
         case .throttled(let wait):
-            return try await continueLater(
-                chain, OAuthError(.slowDown, description: "too many failed sign-ins; try again later"), retryAfter: wait)
+            return Early(
+                error: OAuthError(.slowDown, description: "too many failed sign-ins; try again later"), retryAfter: wait)
         }
-    }
-
-    /// §5.2.2.1.1: the request goes on in a browser, pushed (RFC 9126) with the chain's DPoP key as `dpop_jkt`, so
-    /// the browser's code is bound as the native one would have been; the native request ends here.
-    func redirectToWeb(_ chain: AuthSessionRecord) async throws(OAuthError) -> AuthorizationChallengeOutcome {
-        let interaction = chain.interaction
-        let taken = try await storeCall { try await store.takePendingAuthorization(interaction, at: now) }
-        guard let record = taken, let pending = try? PendingAuthorization.decode(record.payload) else {
-            throw OAuthError(.invalidSession, description: "the authorization request has expired")
-        }
-        var parameters = pending.request.parameters
-        if let key = chain.dpopKeyThumbprint {
-            parameters.removeAll(named: "dpop_jkt")
-            parameters.append("dpop_jkt", key)
-        }
-        let pushed = try await endpoint.pushed.push(parameters, clientID: client.id)
-        logger.info("authorization challenge sent to the web", metadata: ["client": .string(client.id)])
-        return .refused(
-            AuthorizationChallengeError(
-                OAuthError(.redirectToWeb, description: "continue in a browser with this request_uri"),
-                requestURI: pushed.request_uri, expiresIn: pushed.expires_in))
-    }
-
-    /// An answer that continues: the chain saved under a new auth_session (§5.3.1), which the answer carries.
-    func continueLater(
-        _ chain: AuthSessionRecord, _ error: OAuthError, fields: [String: JSONValue] = [:], retryAfter: Int? = nil
-    ) async throws(OAuthError) -> AuthorizationChallengeOutcome {
-        let next = SecretToken()
-        var record = chain
-        record.digest = next.digest
-        try await storeCall { try await store.saveAuthSession(record) }
-        return .refused(
-            AuthorizationChallengeError(error, authSession: next.value, additionalFields: fields),
-            retryAfterSeconds: retryAfter)
     }
 }

@@ -19,6 +19,22 @@ public protocol AuthSessionStore: Sendable {
     /// before it authenticates the client, and `takeAuthSession` still checks the client it authenticated.
     func authSessionClient(_ digest: TokenDigest) async throws -> String?
 
+    /// What `takeAuthSession` would answer, changing nothing (expired records stay too): the chain a step reads
+    /// before it checks a password or the host's app's decision outside any transaction. `advanceAuthSession` then
+    /// takes it.
+    func authSession(
+        _ digest: TokenDigest, clientID: String, dpopKeyThumbprint: String?, at now: Date
+    ) async throws -> AuthSessionTaking
+
+    /// One step of a chain (draft §5.3.1: each answer that continues carries a new `auth_session`), in one
+    /// transaction: takes `presented` for `next.clientID` and `next.dpopKeyThumbprint` as `takeAuthSession` does
+    /// (nil for a chain's first step), continues `next.interaction` as `continueAuthorization` does with
+    /// `next.browser` and `next.session` (no consent), and saves `next` unless the code was issued or the request is
+    /// gone. Refused or failed, nothing changes: the presented value still works.
+    func advanceAuthSession(
+        _ presented: TokenDigest?, to next: AuthSessionRecord, issue: CodeIssue, at now: Date
+    ) async throws -> AuthSessionAdvance
+
     /// The host's app decided the app-to-app request under `reference` that the challenge endpoint parked for the
     /// request `interaction` (one call): when it was approved and not yet used, marks it used and creates `session`
     /// for the approving user, as the browser's `resume_uri` does (`AppToAppStore.resumeAppToApp`).
@@ -84,6 +100,23 @@ public enum AuthSessionTaking: Sendable, Hashable {
     case otherClient
     /// Bound to another DPoP key (or to one, and the request proved none, or the reverse); left in place.
     case otherKey
+}
+
+/// The answer of `advanceAuthSession`.
+public enum AuthSessionAdvance: Sendable, Hashable {
+    /// The presented auth session could not be taken (why, as `takeAuthSession` says); nothing changed.
+    case refused(AuthSessionTaking)
+    /// Taken; where its request stands now. `next` was saved unless this is `.unknown` or an issued code.
+    case continued(AuthorizationContinuation)
+
+    /// Whether `advanceAuthSession` saves the next chain after this continuation.
+    public static func savesNext(_ continuation: AuthorizationContinuation) -> Bool {
+        switch continuation {
+        case .progress(_, .issued): false
+        case .progress: true
+        case .unknown, .otherBrowser: false
+        }
+    }
 }
 
 public enum AppToAppApprovalTaking: Sendable, Hashable {

@@ -56,7 +56,7 @@ struct InteractionRendererTests {
         let consent = try await Self.body(renderer.response(.consent(InteractionStepTests.alice), for: parked, method: .get, logger: log))
         #expect(consent.contains(parked.actionPrefix + "/consent") && consent.contains("Alice"))
         let parkedPage = try await Self.body(
-            renderer.response(.waitForHostApp(deepLink: "https://contoso.com/app-to-app?reference=r1"), for: parked, method: .get, logger: log))
+            renderer.response(.waitForHostApp(deepLink: "https://contoso.com/app-to-app?reference=r1", reference: TokenDigest(of: "r1")), for: parked, method: .get, logger: log))
         #expect(parkedPage.contains("https://contoso.com/app-to-app?reference=r1"))
         let expired = renderer.response(.expired, for: parked, method: .get, logger: log)
         #expect(expired.status == .badRequest)

@@ -88,7 +88,7 @@ struct InteractionStepTests {
         let environment = Self.environment(bridge)
         let parked = try Self.parked(bridge.configuration, appCallbackURI: "com.example.partner:/app-callback")
         let need = try await AppToAppWaitStep().need(Self.state(.needsSignIn, parked), environment: environment)
-        guard case .waitForHostApp(let deepLink) = need else { Issue.record("\(String(describing: need))"); return }
+        guard case .waitForHostApp(let deepLink, _) = need else { Issue.record("\(String(describing: need))"); return }
         #expect(deepLink.hasPrefix(bridge.configuration.appToAppDeepLink + "?reference="))
         let reference = try #require(URLComponents(string: deepLink)?.queryItems?.first { $0.name == "reference" }?.value)
         let record = try #require(try await bridge.store.undecidedAppToApp(TokenDigest(of: reference), at: bridge.clock.now))

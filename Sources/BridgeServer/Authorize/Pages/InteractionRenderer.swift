@@ -51,7 +51,7 @@ struct InteractionRenderer: Sendable {
                     language: language, clientName: parked.client.displayName,
                     userName: user.friendlyName ?? user.signInName, scopes: parked.pending.scopes,
                     action: parked.actionPrefix + "/consent", csrfToken: parked.csrfToken, formTarget: parked.formTarget))
-        case .waitForHostApp(let deepLink):
+        case .waitForHostApp(let deepLink, _):
             return pages.parked(
                 .init(
                     language: language, clientName: parked.client.displayName, deepLink: deepLink,

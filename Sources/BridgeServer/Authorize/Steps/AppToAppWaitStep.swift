@@ -33,13 +33,13 @@ struct AppToAppWaitStep: InteractionStep {
             !state.signInHere
         else { return nil }
         let parked = try await AppToAppParking(environment: environment).park(
-            interaction: TokenDigest(of: state.id), interactionID: state.id, pending: state.pending, logger: state.logger)
-        return .waitForHostApp(deepLink: parked.deepLink)
+            interaction: state.parked.digest, interactionID: state.id, pending: state.pending, logger: state.logger)
+        return .waitForHostApp(deepLink: parked.deepLink, reference: parked.reference)
     }
 }
 
 /// Parks a request for the host's app: a new reference, recorded with what the host's app is shown, and the deep
-/// link that carries it. For the sign-in page (`AppToAppWaitStep`) and the authorization challenge endpoint.
+/// link that carries it (`AppToAppWaitStep`).
 struct AppToAppParking: Sendable {
     let environment: AuthorizeEnvironment
 

@@ -13,8 +13,9 @@ enum InteractionNeed: Sendable, Equatable {
     case signIn(retry: SignInRetry? = nil)
     /// The signed-in user must allow the client's scopes.
     case consent(UserRecord)
-    /// Parked for the host's app (app to app): the deep link that carries the reference.
-    case waitForHostApp(deepLink: String)
+    /// Parked for the host's app (app to app): the deep link that carries the reference, and the reference's
+    /// digest (what a native chain keeps to take the host's app's decision).
+    case waitForHostApp(deepLink: String, reference: TokenDigest)
     /// Sign in at an upstream provider: the browser goes to `location`, its authorization request.
     case upstream(location: String)
     /// The upstream provider could not be used, or its answer was refused.

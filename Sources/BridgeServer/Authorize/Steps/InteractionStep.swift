@@ -6,11 +6,25 @@ import SignInProtocol
 /// The parked request a page is drawn for: what every interaction page needs (its language, the client's name, the
 /// form's action and CSRF token, and the redirect URI the page's CSP must allow).
 struct ParkedInteraction: Sendable {
-    /// The interaction id (the secret in `/oauth2/interaction/{id}`).
+    /// The interaction id (the secret in `/oauth2/interaction/{id}`); "" where no browser takes part.
     let id: String
     let pending: PendingAuthorization
     let client: BridgeConfiguration.Client
     let browserSecret: String
+    /// The parked request's store key (`PendingAuthorizationRecord.digest`): the id's digest, or the chain's for
+    /// the authorization challenge endpoint, which keeps no id.
+    let digest: TokenDigest
+
+    init(
+        id: String, pending: PendingAuthorization, client: BridgeConfiguration.Client, browserSecret: String,
+        digest: TokenDigest? = nil
+    ) {
+        self.id = id
+        self.pending = pending
+        self.client = client
+        self.browserSecret = browserSecret
+        self.digest = digest ?? TokenDigest(of: id)
+    }
 
     var csrfToken: String { CSRFToken.derive(browserSecret: browserSecret, interactionID: id) }
     var formTarget: String? { PageRenderer.formTarget(for: pending.redirectURI) }
@@ -37,7 +51,7 @@ struct InteractionState: Sendable {
 
 /// One step of the interaction between the authorize request and the final redirect (sign in, consent, wait for
 /// the host's app, sign in upstream, finish): it looks at the state and says what the request needs, as a value;
-/// `InteractionRenderer` draws it. Like node-oidc-provider's interaction policy (prompts and their checks), the
+/// `InteractionRenderer` draws it for a browser, `ChallengeRenderer` for the authorization challenge endpoint. Like node-oidc-provider's interaction policy (prompts and their checks), the
 /// steps are asked in the order of `InteractionSteps.sequence` and the first that applies decides.
 protocol InteractionStep: Sendable {
     /// What the request needs when this step applies to `state`; nil to let the next step look.
@@ -49,7 +63,11 @@ struct InteractionSteps: Sendable {
     let sequence: [any InteractionStep]
 
     init(upstream: UpstreamSignInService) {
-        sequence = [FinishStep(), UpstreamSignInStep(service: upstream), AppToAppWaitStep(), SignInStep(), ConsentStep()]
+        self.init(sequence: [FinishStep(), UpstreamSignInStep(service: upstream), AppToAppWaitStep(), SignInStep(), ConsentStep()])
+    }
+
+    init(sequence: [any InteractionStep]) {
+        self.sequence = sequence
     }
 
     /// The first step's need; every `AuthorizationProgress` is met by `FinishStep`, `SignInStep` or `ConsentStep`,
