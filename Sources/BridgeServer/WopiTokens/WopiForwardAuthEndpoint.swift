@@ -131,15 +131,8 @@ struct WopiForwardAuthEndpoint: Sendable {
 
     private static func badRequest(_ reason: String) -> BearerRefusal { .request(.invalidRequest(reason)) }
 
+    /// Another file's token is refused as RFC 6750 §3.1 refuses a token without the scope the resource needs.
     private static func refusal(_ rejection: WopiAccessTokenVerifier.Rejection) -> BearerRefusal {
-        switch rejection {
-        case .malformed(let problem): .invalidToken("\(problem)")
-        case .expired: .invalidToken("the WOPI access token has expired")
-        case .wrongResource: .insufficientScope("the WOPI access token is for another file")
-        case .revoked: .invalidToken("the WOPI access token's grant was revoked")
-        case .unknownGrant: .invalidToken("the WOPI access token's grant is unknown")
-        case .unknownUser: .invalidToken("the WOPI access token's user was removed")
-        case .storeUnavailable: .storeUnavailable
-        }
+        rejection.bearerRefusal ?? .insufficientScope("the WOPI access token is for another file")
     }
 }
