@@ -6,7 +6,7 @@ import Logging
 import NIOConcurrencyHelpers
 import Testing
 
-/// A bootstrap is answered on three paths: inside the NIO pipeline (`BootstrapChannelHandler`), before the router
+/// A bootstrap is answered on three paths: inside the NIO pipeline (`PipelineAnswerHandler`), before the router
 /// (`BootstrapFastPath`) and by the route, all through `BootstrapAnswers`. Nothing a client or an operator sees may
 /// tell them apart: each case below goes down every path over a real socket (a plain request, which the pipeline
 /// answers when it can; `Connection` and `Expect` headers and a request pipelined behind another, which it leaves to
@@ -172,8 +172,10 @@ final class CapturedLogRecords: Sendable {
     func append(_ record: [String: String]) { records.withLockedValue { $0.append(record) } }
     func removeAll() { records.withLockedValue { $0.removeAll() } }
 
-    var bootstrapRecords: [[String: String]] {
-        records.withLockedValue { $0 }.filter { $0["path"] == "/wopibootstrapper" }.map { record in
+    var bootstrapRecords: [[String: String]] { records(path: "/wopibootstrapper") }
+
+    func records(path: String) -> [[String: String]] {
+        records.withLockedValue { $0 }.filter { $0["path"] == path }.map { record in
             var record = record
             if let duration = record["duration_ms"] {
                 record["duration_ms"] = duration.wholeMatch(of: /[0-9]+\.[0-9]{2}/) != nil ? "decimal" : duration

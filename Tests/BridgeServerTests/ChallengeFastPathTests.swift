@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// The unauthenticated 401 is answered inside the NIO pipeline (`BootstrapChannelHandler`); these tests check it
+/// The unauthenticated 401 is answered inside the NIO pipeline (`PipelineAnswerHandler`); these tests check it
 /// behaves like any HTTP/1.1 response on the wire, including on pipelined and keep-alive connections.
 @Suite("Bootstrap challenge fast path on the wire")
 struct ChallengeFastPathTests {

@@ -6,14 +6,14 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1.1 child channel (same pipeline as `HTTP1Channel`) with `StrictFramingHandler` right after
-/// the HTTP/1.1 decoder and `BootstrapChannelHandler` after the connection-state handler, which `HTTP1Channel`'s
-/// `additionalChannelHandlers` cannot do.
+/// the HTTP/1.1 decoder and `PipelineAnswerHandler` (the bootstrapper's and forward auth's answers) after the
+/// connection-state handler, which `HTTP1Channel`'s `additionalChannelHandlers` cannot do.
 struct BootstrapHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
     let responder: HTTPChannelHandler.Responder
     let configuration: HTTP1Channel.Configuration
-    let answers: BootstrapAnswers
+    let answerers: [any PipelineAnswerer]
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -32,7 +32,7 @@ struct BootstrapHTTP1Channel: HTTPChannelHandler {
             try channel.pipeline.syncOperations.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
             try channel.pipeline.syncOperations.addHandler(
-                BootstrapChannelHandler(answers: answers))
+                PipelineAnswerHandler(answerers: answerers))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }

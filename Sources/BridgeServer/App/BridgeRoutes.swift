@@ -98,7 +98,7 @@ struct BridgeRoutes: Sendable {
     }
 }
 
-/// Answers the unauthenticated bootstrap requests that `BootstrapChannelHandler` leaves to the application (a
+/// Answers the unauthenticated bootstrap requests that `PipelineAnswerHandler` leaves to the application (a
 /// `Connection` or `Expect` header, a request pipelined behind another) before the router and its middleware, with
 /// `BootstrapAnswers`' challenge. Everything else goes to the router.
 struct BootstrapFastPath<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BridgeRequestContext {

@@ -77,6 +77,10 @@ public struct BridgeServerApp: Sendable {
             service: services.bootstrap, challenge: challenge, securityFields: securityFields, metrics: metrics,
             logger: configuration.log.requests ? logger : nil)
         let routes = BridgeRoutes(services: services, bootstrapAnswers: answers)
+        let forwardAuth = WopiForwardAuthPipeline(
+            endpoint: services.wopiForwardAuth, securityFields: securityFields, metrics: metrics,
+            logger: configuration.log.requests ? logger : nil)
+        let pipelineAnswerers: [any PipelineAnswerer] = [answers, forwardAuth]
 
         let router = Router(context: BridgeRequestContext.self)
         router.add(middleware: ResponseHardeningMiddleware(fields: securityFields))
@@ -102,7 +106,7 @@ public struct BridgeServerApp: Sendable {
         return Application(
             responder: responder,
             server: HTTPServerBuilder { responder in
-                BootstrapHTTP1Channel(responder: responder, configuration: http1, answers: answers)
+                BootstrapHTTP1Channel(responder: responder, configuration: http1, answerers: pipelineAnswerers)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port)),

@@ -137,7 +137,7 @@ struct BridgeServices: Sendable {
             now: now)
         wopiForwardAuth = WopiForwardAuthEndpoint(
             verifier: wopiAccessTokens, wopiSources: WopiSourcePrefixes(configuration.wopi.wopiSrcPrefixes),
-            maxHeaderBytes: configuration.limits.maxHeaderValueBytes, now: now)
+            maxHeaderBytes: configuration.limits.maxHeaderValueBytes, statusMaxAge: statusMaxAge, now: now)
         ecosystem = EcosystemEndpoint(
             configuration: configuration, verifier: wopiAccessTokens, seal: WopiAccessTokenSeal(keys: keys), now: now)
         readiness = ReadinessChecks(store: store, keys: keys)

@@ -4,7 +4,7 @@ import Logging
 import struct Hummingbird.RequestID
 
 /// The metrics and request log line of a bootstrap answer. An answer written before the router (by
-/// `BootstrapChannelHandler` or `BootstrapFastPath`) gets what `RequestMetricsMiddleware` and `RequestLogMiddleware`
+/// `PipelineAnswerHandler` or `BootstrapFastPath`) gets what `RequestMetricsMiddleware` and `RequestLogMiddleware`
 /// give a route's answer, through the same two functions (`BridgeMetrics.countRequest`, `RequestLogLine.write`), so
 /// `/metrics` and the log cannot tell which path answered; every answer also counts its outcome.
 extension BootstrapAnswers {
@@ -40,5 +40,20 @@ extension BootstrapAnswers {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+}
+
+/// The bootstrapper's answers for `PipelineAnswerHandler`: the challenge and remembered bootstraps (`pipelineAnswer`).
+extension BootstrapAnswers: PipelineAnswerer {
+    func response(to head: HTTPRequest) -> PipelineResponse? {
+        switch pipelineAnswer(to: head) {
+        case .challenge: PipelineResponse(head: challengeResponseHead(), body: nil, requestID: nil)
+        case .bootstrap(let head, let body, let requestID): PipelineResponse(head: head, body: body, requestID: requestID)
+        case nil: nil
+        }
+    }
+
+    func answered(_ response: PipelineResponse, method: HTTPRequest.Method, arrival: Int64) {
+        answeredInPipeline(response.head.status == .ok ? .bootstrap : .challenge, method: method, arrival: arrival, requestID: response.requestID)
     }
 }

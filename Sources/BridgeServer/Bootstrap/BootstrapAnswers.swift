@@ -10,7 +10,7 @@ import struct Hummingbird.RequestID
 /// Everything `/wopibootstrapper` answers, whichever path writes it: which requests are the bootstrapper's (one
 /// reading of the head), the bytes of each answer (the prepared 401 challenge, its `invalid_token` twin, the 200 JSON
 /// and the text errors), and the metrics and log line of an answer written before the router
-/// (`BootstrapAnswers+Recording.swift`). `BootstrapChannelHandler` (inside the NIO pipeline), `BootstrapFastPath`
+/// (`BootstrapAnswers+Recording.swift`). `PipelineAnswerHandler` (inside the NIO pipeline), `BootstrapFastPath`
 /// (before the router) and the route (`BridgeRoutes.bootstrap`) all ask it, so they cannot drift apart.
 /// NIO's and HTTPTypes' values only: the channel handler works below Hummingbird.
 /// A class: every connection's handler holds it, and as a struct (a service and configuration of many strings) each

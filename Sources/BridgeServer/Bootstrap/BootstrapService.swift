@@ -100,7 +100,7 @@ struct BootstrapService: Sendable {
 
     /// The answer to a bootstrap that needs nothing awaited: the token's signature was verified before and the
     /// store's answer for it is kept (`RecentAnswers`), with no new session context to record. nil for anything
-    /// else, refusals included: `respond` answers those. Lets `BootstrapChannelHandler` answer Office's repeated
+    /// else, refusals included: `respond` answers those. Lets `PipelineAnswerHandler` answer Office's repeated
     /// bootstraps inside the NIO pipeline, as it answers the challenge.
     func rememberedBootstrap(to request: BootstrapRequest, at time: Date) -> BootstrapResponse? {
         let maxBytes = configuration.limits.maxHeaderValueBytes

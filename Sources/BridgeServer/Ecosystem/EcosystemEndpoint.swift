@@ -96,20 +96,8 @@ struct EcosystemEndpoint: Sendable {
         }
     }
 
-    /// Each rejection with the reason a host engineer reads in `error_description`; never the token itself.
+    /// A token for one file is not the ecosystem's: 404, as for an unknown resource (`EcosystemRefusal.foreignToken`).
     static func refusal(_ rejection: WopiAccessTokenVerifier.Rejection) -> EcosystemRefusal {
-        switch rejection {
-        case .malformed(.tooLong(let bytes, let limit)):
-            .bearer(.request(.invalidRequest("the WOPI access token is \(bytes) bytes, over the limit of \(limit)")))
-        case .malformed(.malformed(let part)): .bearer(.invalidToken("the WOPI access token's \(part) is malformed"))
-        case .malformed(.unknownKey), .malformed(.badSeal):
-            .bearer(.invalidToken("the WOPI access token was not sealed by this server"))
-        case .expired: .bearer(.invalidToken("the WOPI access token has expired"))
-        case .revoked: .bearer(.invalidToken("the WOPI access token's grant was revoked"))
-        case .unknownGrant: .bearer(.invalidToken("the WOPI access token's grant is unknown"))
-        case .unknownUser: .bearer(.invalidToken("the WOPI access token's user no longer exists"))
-        case .wrongResource: .foreignToken
-        case .storeUnavailable: .bearer(.storeUnavailable)
-        }
+        rejection.bearerRefusal.map { .bearer($0) } ?? .foreignToken
     }
 }

@@ -68,6 +68,16 @@ public struct WopiAccessTokenVerifier: Sendable {
         return claims
     }
 
+    /// The grant and user the store last said for `grantID`, while that answer is still kept (younger than
+    /// `statusMaxAge`, no store change counted since) and says the grant is active and its user there; nil otherwise.
+    /// Nothing is read from the store.
+    func keptActiveGrant(_ grantID: GrantID, changeCounter: UInt64, at now: Date) -> (GrantRecord, UserRecord)? {
+        guard case let holder?? = grants.value(for: grantID, changeCounter: changeCounter, at: now),
+            holder.grant.revokedAt == nil, let user = holder.user
+        else { return nil }
+        return (holder.grant, user)
+    }
+
     private func active(_ claims: WopiAccessTokenClaims, at now: Date) async throws(Rejection) -> Verified {
         let holder: GrantHolder?
         do {

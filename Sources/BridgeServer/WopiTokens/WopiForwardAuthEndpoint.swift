@@ -29,8 +29,48 @@ struct WopiForwardAuthEndpoint: Sendable {
     /// `limits.maxHeaderValueBytes`: the original URI and the token are header values.
     let maxHeaderBytes: Int
     let now: @Sendable () -> Date
+    /// The checks passed a moment ago, for `rememberedAnswer` (`WopiForwardAuthPipeline`).
+    let passes: RememberedForwardAuthPasses
 
-    func check(_ request: ForwardedWopiRequest) async throws(BearerRefusal) -> WopiForwardAuthAnswer {
+    init(
+        verifier: WopiAccessTokenVerifier, wopiSources: WopiSourcePrefixes, maxHeaderBytes: Int, statusMaxAge: TimeInterval,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.verifier = verifier
+        self.wopiSources = wopiSources
+        self.maxHeaderBytes = maxHeaderBytes
+        self.now = now
+        self.passes = RememberedForwardAuthPasses(maxAge: statusMaxAge)
+    }
+
+    /// `remember`: keep a pass for `rememberedAnswer`; the route sets it for a sub-request to exactly `path`, the
+    /// only one the pipeline answers, so a remembered pass stands for the request the route saw.
+    func check(_ request: ForwardedWopiRequest, remember: Bool = false) async throws(BearerRefusal) -> WopiForwardAuthAnswer {
+        // Read before the store is asked, so that a change committed meanwhile makes the pass stale (RecentAnswers).
+        let changeCounter = verifier.store.changeCounter
+        let time = now()
+        let verified = try await verdict(request, at: time)
+        if remember { passes.keep(verified, for: request, changeCounter: changeCounter, at: time) }
+        return verified.answer
+    }
+
+    /// The answer `check` gave this very request a moment ago, while it still holds at `now`: the token unexpired, and
+    /// its grant's status still the verifier's kept one (`WopiAccessTokenVerifier.keptActiveGrant`), so a revocation
+    /// takes effect within `tokens.statusCacheMilliseconds` (at once through this server) as on the route. nil: ask
+    /// `check`.
+    func rememberedAnswer(to request: ForwardedWopiRequest, at now: Date) -> WopiForwardAuthAnswer? {
+        let changeCounter = verifier.store.changeCounter
+        guard let pass = passes.value(for: request, changeCounter: changeCounter, at: now), pass.expiresAt > now,
+            let (grant, user) = verifier.keptActiveGrant(pass.grantID, changeCounter: changeCounter, at: now)
+        else { return nil }
+        return WopiForwardAuthAnswer(
+            userID: user.id, signInName: user.signInName, tokenExpiry: Milliseconds.from(pass.expiresAt),
+            clientID: grant.clientID, wopiSource: pass.wopiSource)
+    }
+
+    private func verdict(
+        _ request: ForwardedWopiRequest, at time: Date
+    ) async throws(BearerRefusal) -> (answer: WopiForwardAuthAnswer, grantID: GrantID) {
         if let field = request.repeatedField { throw Self.badRequest("\(field) was sent more than once") }
         guard let uri = request.originalURI else {
             throw Self.badRequest("no original URI: send X-Original-URI (nginx) or X-Forwarded-Uri (Traefik)")
@@ -50,7 +90,7 @@ struct WopiForwardAuthEndpoint: Sendable {
         let token = try self.token(query: uri.dropFirst(path.count + 1), authorization: request.authorization)
         let verified: WopiAccessTokenVerifier.Verified
         do {
-            verified = try await verifier.verify(token, for: wopiSource, at: now())
+            verified = try await verifier.verify(token, for: wopiSource, at: time)
         } catch {
             throw Self.refusal(error)
         }
@@ -59,10 +99,11 @@ struct WopiForwardAuthEndpoint: Sendable {
         guard verified.claims.wopiSource != nil else {
             throw .insufficientScope("the token is for no one file; a file's token comes from GET_NEW_ACCESS_TOKEN")
         }
-        return WopiForwardAuthAnswer(
+        let answer = WopiForwardAuthAnswer(
             userID: verified.user.id, signInName: verified.user.signInName,
             tokenExpiry: Milliseconds.from(verified.claims.expiresAt), clientID: verified.grant.clientID,
             wopiSource: wopiSource)
+        return (answer, verified.grant.id)
     }
 
     /// The one token of the request: `access_token` in the query, the Bearer credential, or both when equal (Office
@@ -90,15 +131,8 @@ struct WopiForwardAuthEndpoint: Sendable {
 
     private static func badRequest(_ reason: String) -> BearerRefusal { .request(.invalidRequest(reason)) }
 
+    /// Another file's token is refused as RFC 6750 §3.1 refuses a token without the scope the resource needs.
     private static func refusal(_ rejection: WopiAccessTokenVerifier.Rejection) -> BearerRefusal {
-        switch rejection {
-        case .malformed(let problem): .invalidToken("\(problem)")
-        case .expired: .invalidToken("the WOPI access token has expired")
-        case .wrongResource: .insufficientScope("the WOPI access token is for another file")
-        case .revoked: .invalidToken("the WOPI access token's grant was revoked")
-        case .unknownGrant: .invalidToken("the WOPI access token's grant is unknown")
-        case .unknownUser: .invalidToken("the WOPI access token's user was removed")
-        case .storeUnavailable: .storeUnavailable
-        }
+        rejection.bearerRefusal ?? .insufficientScope("the WOPI access token is for another file")
     }
 }

@@ -166,6 +166,21 @@ struct WopiForwardAuthTests {
         #expect(prefixes.fileSource(path: "/wopi/files/1", forwardedHost: "[::1]:8080") == nil)
     }
 
+    /// The byte-level check says what Foundation's decoding said before it (the rule it replaced).
+    @Test func aPlainSegmentIsWhatFoundationsDecodingCallsOne() {
+        func foundation(_ segment: String) -> Bool {
+            guard let decoded = segment.removingPercentEncoding, decoded != ".", decoded != ".." else { return false }
+            return !decoded.unicodeScalars.contains { $0 == "/" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
+        }
+        let segments = [
+            "42", "doc-a", "Zo%C3%AB", "Zoë", "%41%62", "%2e", "%2E%2E", ".", "..", "...", ".%2e", "%2F", "a%2fb", "a%5Cb",
+            "a\\b", "%00", "%1F", "%7F", "%7E", "%zz", "%", "%4", "a%", "%C3", "%C3%28", "%FF", "%e2%82%ac", "%20", "a b",
+        ]
+        for segment in segments {
+            #expect(WopiSourcePrefixes.isPlainSegment(Substring(segment)) == foundation(segment), "\(segment)")
+        }
+    }
+
     @Test func envoyAndTraefikDescribeTheOriginalRequestTheirWay() {
         let envoy = ForwardedWopiRequest(headers: [:], path: "/wopi/auth/wopi/files/42?access_token=t", method: "POST")
         #expect(envoy == ForwardedWopiRequest(originalURI: "/wopi/files/42?access_token=t", method: "POST"))
