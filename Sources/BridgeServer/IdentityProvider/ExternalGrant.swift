@@ -11,15 +11,18 @@ struct ExternalGrant: Sendable, Hashable {
     /// The client such a grant names, so introspection and forward auth say where the user came from.
     static let clientID = "identity-provider"
 
-    var userId: String
-    var signInName: String
-    var friendlyName: String?
+    let userId: String
+    let signInName: String
+    let friendlyName: String?
+    /// The grant id that carries the three, made once.
+    let id: GrantID
 
     init(identity: ExternalIdentity) {
         userId = identity.userId
         // Office requires a SignInName; a provider that gives none leaves the user id in its place.
         signInName = identity.signInName ?? identity.userId
         friendlyName = identity.friendlyName
+        id = Self.id(userId, signInName, friendlyName)
     }
 
     /// Reads a grant id sealed by `id`; nil for any other grant id.
@@ -33,12 +36,17 @@ struct ExternalGrant: Sendable, Hashable {
         userId = fields[0]
         signInName = fields[1]
         friendlyName = fields[2].isEmpty ? nil : fields[2]
+        self.id = id
     }
 
-    /// Claim values with a newline would break the fields apart; they are replaced by spaces.
-    var id: GrantID {
-        let fields = [userId, signInName, friendlyName ?? ""].map { $0.replacingOccurrences(of: "\n", with: " ") }
-        return GrantID(Self.prefix + Base64URL.encode(Array(fields.joined(separator: "\n").utf8)))
+    /// Claim values with a newline would break the fields apart; their newlines become spaces.
+    static func id(_ userId: String, _ signInName: String, _ friendlyName: String?) -> GrantID {
+        var bytes: [UInt8] = []
+        for (index, field) in [userId, signInName, friendlyName ?? ""].enumerated() {
+            if index > 0 { bytes.append(0x0A) }
+            bytes += field.utf8.map { $0 == 0x0A ? 0x20 : $0 }
+        }
+        return GrantID(prefix + Base64URL.encode(bytes))
     }
 
     func grant(at time: Date) -> GrantRecord {

@@ -1,4 +1,5 @@
 @testable import BridgeServer
+import BridgeStore
 import Foundation
 import SignInProtocol
 import Testing
@@ -157,5 +158,22 @@ struct IdentityProviderProfileTests {
             """)
         #expect(try check.check(introspected: active, at: now).userId == "Z5O3upPC88QrAjx00dis")
         #expect(throws: ExternalTokenRejection.inactive) { try check.check(introspected: try claims(#"{"active":false}"#), at: now) }
+    }
+}
+
+/// The external user inside a WOPI token's grant id.
+struct ExternalGrantTests {
+    @Test func theUserRoundTripsThroughTheGrantIdAndNewlinesCannotSplitIt() throws {
+        let identity = ExternalIdentity(
+            userId: "tid:oid", signInName: "alice@host.example", friendlyName: "Alice\nAdmin", subject: "s",
+            usableUntil: .distantFuture)
+        let grant = ExternalGrant(identity: identity)
+        let read = try #require(ExternalGrant(grant.id))
+        #expect(read.userId == "tid:oid")
+        #expect(read.signInName == "alice@host.example")
+        #expect(read.friendlyName == "Alice Admin")
+        // Our own grant ids (UUIDs) are never read as external users.
+        #expect(ExternalGrant(GrantID.generate()) == nil)
+        #expect(ExternalGrant(GrantID("idp:not base64")) == nil)
     }
 }
