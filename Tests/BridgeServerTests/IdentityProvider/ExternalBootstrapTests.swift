@@ -241,4 +241,31 @@ struct ExternalBootstrapTests {
             }
         }
     }
+
+    @Test func theExternalUsersWopiTokensWorkAtTheEcosystemAndForwardAuth() async throws {
+        let provider = FakeIdentityProvider()
+        try await provider.application().test(.live) { idp in
+            let port = try #require(idp.port)
+            let bridge = try await Self.bridge(providerPort: port)
+            let token = Self.token(provider, bridge, port: port)
+            try await bridge.app.makeApplication().test(.live) { client in
+                // Office's session context is accepted and not recorded: the user has no grant here.
+                let plain = try await client.execute(
+                    uri: "/wopibootstrapper", method: .get,
+                    headers: [.authorization: "Bearer \(token)", HTTPField.Name("X-WOPI-SessionContext")!: "sc-from-the-provider"])
+                #expect(plain.status == .ok)
+                let ecosystemURL = try BootstrapResponse.decode(Data(buffer: plain.body)).bootstrap.ecosystemURL
+                let components = try #require(URLComponents(string: ecosystemURL))
+                let ecosystem = try await client.execute(
+                    uri: components.percentEncodedPath + "?" + (components.percentEncodedQuery ?? ""), method: .get)
+                #expect(ecosystem.status == .ok)
+                let renewed = try await Self.bootstrap(client, token, operation: "GET_NEW_ACCESS_TOKEN")
+                let file = try #require(try BootstrapResponse.decode(Data(buffer: renewed.body)).accessTokenInfo).accessToken
+                let forwarded = try await client.execute(
+                    uri: "/wopi/auth", method: .get, headers: [HTTPField.Name("X-Original-URI")!: "/wopi/files/42?access_token=\(file)"])
+                #expect(forwarded.status == .ok)
+                #expect(forwarded.headers[.wopiUserID] == "user-1")
+            }
+        }
+    }
 }
