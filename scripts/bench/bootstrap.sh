@@ -5,7 +5,11 @@
 #   (ours: one logfmt line per request to a file; nginx: its default access log to a file).
 #   Goals: logs off >= 0.8x nginx requests/s, logs on >= 0.5x nginx with its log on, cold start to first answer
 #   <= 150 ms, RSS under load <= 64 MiB.
-# Usage: scripts/bench/bootstrap.sh        (needs nginx and wrk: scripts/install-deps.sh bench)
+#   Then the authenticated bootstrap (200) with one of our tokens against one signed by a host identity provider
+#   (identityProvider:, a local JWKS served by Python's http.server, the token signed with the venv's cryptography):
+#   server CPU per request, same run. Goal: the external JWT within 10% of our own token.
+# Usage: scripts/bench/bootstrap.sh        (needs nginx and wrk: scripts/install-deps.sh bench; the test venv)
+#   SIGNIN_BRIDGE=path  measure that binary instead of building .build/release/signin-bridge
 #   PROFILE_DIR=dir  after the measured runs, one more (logs on) with perf attached: top functions in dir/bootstrap-401.txt
 #   RESULTS=file   also write the figures as key=value lines (scripts/bench/all.sh reads them)
 set -euo pipefail
@@ -20,9 +24,11 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-echo "== building release"
-bash scripts/release/build.sh --product signin-bridge 2>&1 | tail -1
-bin=.build/release/signin-bridge
+if [ -z "${SIGNIN_BRIDGE:-}" ]; then
+  echo "== building release"
+  bash scripts/release/build.sh --product signin-bridge 2>&1 | tail -1
+fi
+bin=${SIGNIN_BRIDGE:-.build/release/signin-bridge}
 
 # The sample configuration with its files in the work folder; bridge-quiet.yaml without per-request log lines.
 sed -e "s|path: data/bridge.sqlite|path: $work/bridge.sqlite|" \
@@ -156,6 +162,43 @@ if [ -n "${PROFILE_DIR:-}" ]; then   # a second, unmeasured run with perf attach
 fi
 bridge_lines=$(grep -c 'msg=request' "$work/bridge.log" || true)
 nginx_lines=$(wc -l < "$work/nginx/logs/access.log")
+stop "$bridge_pid"; stop "$nginx_pid"
+
+# The authenticated bootstrap: our own token, then a host provider's JWT (docs/identity-providers.md), same run.
+echo "== authenticated bootstrap: own token, external JWT"
+IDP_PORT=${IDP_PORT:-18082}
+bash scripts/test/python-venv.sh
+.build/venv-test/bin/python scripts/bench/lib/local_idp.py "$IDP_PORT" "$work/idp-token" &
+idp_pid=$!; pids+=($idp_pid)
+for _ in $(seq 1 200); do [ -s "$work/idp-token" ] && curl -s -o /dev/null "http://127.0.0.1:$IDP_PORT/jwks" && break; sleep 0.05; done
+cp "$work/bridge-quiet.yaml" "$work/bridge-external.yaml"
+cat >> "$work/bridge-external.yaml" <<YAML
+
+identityProvider:
+  issuer: http://127.0.0.1:$IDP_PORT
+  audience: signin-bridge
+  requiredScope: wopi
+  allowInsecureHTTP: true
+YAML
+# The same port as `serve --port`, so the token names the issuer the server derives from it.
+own_token=$(SIGNIN_BRIDGE_PORT=$BRIDGE_PORT "$bin" token issue --config "$work/bridge-quiet.yaml" --user demo --client office 2>/dev/null)
+authenticated() {  # $1 label, $2 token: prints server CPU µs per request
+  local status cpu0
+  status=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $2" "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper")
+  [ "$status" = 200 ] || { echo "the $1 bootstrap answered $status, not 200" >&2; exit 1; }
+  cpu0=$(cpu_ticks "$bridge_pid")
+  wrk -t2 -c64 -d"$DURATION" --latency -H "Authorization: Bearer $2" "http://127.0.0.1:$BRIDGE_PORT/wopibootstrapper" > "$work/wrk-$1"
+  grep -E "Non-2xx|Socket errors" "$work/wrk-$1" >&2 || true
+  per_request "$(( $(cpu_ticks "$bridge_pid") - cpu0 ))" "$(requests "$work/wrk-$1")"
+}
+start_bridge "$work/bridge-quiet.yaml"
+own_cpu=$(authenticated own "$own_token")
+stop "$bridge_pid"
+start_bridge "$work/bridge-external.yaml"
+external_cpu=$(authenticated external "$(cat "$work/idp-token")")
+stop "$bridge_pid"
+printf 'bootstrap_own_token_cpu_us=%s\nbootstrap_external_jwt_cpu_us=%s\nbootstrap_own_token_rps=%s\nbootstrap_external_jwt_rps=%s\n' \
+  "$own_cpu" "$external_cpu" "$(rps "$work/wrk-own")" "$(rps "$work/wrk-external")" >> "$work/results"
 
 max_rss=$(sort -n "$work/rss" | tail -1)
 printf '\n%-34s %14s %10s %18s\n' "unauthenticated 401" "requests/s" "p99" "server CPU µs/req"
@@ -165,6 +208,10 @@ echo "log lines written: SignInBridge $bridge_lines, nginx $nginx_lines (logs-on
 echo "(CPU per request is the figure to trust when other work shares the machine; wrk runs on the same cores.)"
 echo "cold start to first answer (median of 5): ${first_start} ms first start (creates keys and database), ${restart} ms restart (goal <= 150 ms); empty Hummingbird route ${floor_start} ms"
 awk -v kb="$max_rss" 'BEGIN { printf "RSS under load (max): %.1f MiB (goal <= 64 MiB)\n", kb / 1024 }'
+printf '\n%-34s %14s %18s\n' "authenticated bootstrap (200)" "requests/s" "server CPU µs/req"
+printf '%-34s %14s %18s\n' "SignInBridge, own token" "$(rps "$work/wrk-own")" "$own_cpu"
+printf '%-34s %14s %18s\n' "SignInBridge, external JWT" "$(rps "$work/wrk-external")" "$external_cpu"
+awk -v a="$external_cpu" -v b="$own_cpu" 'BEGIN { printf "ratio external JWT / own token, server CPU: %.2fx (goal <= 1.10x)\n", a / b }'
 if [ -n "${RESULTS:-}" ]; then
   cp "$work/results" "$RESULTS"
   printf 'cold_start_first_ms=%s\ncold_start_restart_ms=%s\ncold_start_floor_ms=%s\n' "$first_start" "$restart" "$floor_start" >> "$RESULTS"

@@ -85,6 +85,9 @@ ratio_row("Authenticated bootstrap (200)", "authenticated_bootstrap_rps", "req/s
 ratio_row("WOPI forward auth (/wopi/auth), one token used again, server CPU per request", "wopi_forward_auth_cpu_us",
           "µs/req", "wopi_bootstrap_baseline_cpu_us", "authenticated bootstrap, one token, same run", "<= 1",
           "wopi-forward-auth", "wopi-forward_auth.txt", ours_fmt="{:.1f}", base_fmt="{:.1f}")
+ratio_row("External JWT bootstrap (identityProvider), server CPU per request, within 10% of our own token",
+          "bootstrap_external_jwt_cpu_us", "µs/req", "bootstrap_own_token_cpu_us", "own token bootstrap, same run",
+          "<= 1.1", "bootstrap", ours_fmt="{:.1f}", base_fmt="{:.1f}")
 ratio_row("Office To URL decode + encode", "protocol_to_instr", "instr/op", "protocol_to_foundation_instr",
           "URLComponents", ">= 3", "protocol", invert=True)
 ratio_row("Office Back URL decode + encode", "protocol_back_instr", "instr/op", "protocol_back_foundation_instr",
