@@ -137,7 +137,9 @@ class Glewlwyd:
             "refresh-token-rolling": True, "allow-non-oidc": False, "auth-type-code-enabled": True,
             "auth-type-refresh-enabled": True, "auth-type-client-enabled": True, "auth-type-token-enabled": False,
             "auth-type-id-token-enabled": True, "auth-type-none-enabled": False, "auth-type-password-enabled": False,
-            # The person's sign-in name at /userinfo beside `name` and `sub` (OIDC.md, "Additional claims").
+            # The sign-in name in the access token (OIDC.md, "Additional token values") and at /userinfo beside
+            # `name` and `sub` ("Additional claims"); the display name only at /userinfo.
+            "additional-parameters": [{"user-parameter": "username", "token-parameter": "preferred_username"}],
             "claims": [{"name": "preferred_username", "user-property": "username", "type": "string",
                         "mandatory": True}],
             "scope": [], "secret-type": "public", "jwks-show": True,
