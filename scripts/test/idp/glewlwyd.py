@@ -132,7 +132,7 @@ class Glewlwyd:
         return {
             "iss": self.issuer, "jwt-type": "rsa", "jwt-key-size": "256",
             "jwks-private": json.dumps({"keys": [json.loads(k.export_private()) for k in self.keys]}),
-            "default-kid": self.keys[0].key_id,
+            "default-kid": self.keys[0].get("kid"),
             "access-token-duration": 3600, "refresh-token-duration": 1209600, "code-duration": 600,
             "refresh-token-rolling": True, "allow-non-oidc": False, "auth-type-code-enabled": True,
             "auth-type-refresh-enabled": True, "auth-type-client-enabled": True, "auth-type-token-enabled": False,
