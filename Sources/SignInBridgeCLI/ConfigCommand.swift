@@ -19,6 +19,7 @@ struct ConfigCommand: AsyncParsableCommand {
             let loaded = try loadConfigurationOrExit(file)
             for warning in loaded.warnings { printToStandardError("\(file): warning: \(warning)") }
             print("\(file): \(EcosystemHost(configuration: loaded.configuration).summary)")
+            if let provider = loaded.configuration.identityProvider { print("\(file): \(provider.summary)") }
             let links = PartnerAppLinkCheck.run(loaded.configuration)
             for line in links.lines { printToStandardError("\(file): \(line)") }
             if links.failed { throw ExitCode(2) }

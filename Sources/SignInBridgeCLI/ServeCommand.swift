@@ -34,7 +34,14 @@ struct ServeCommand: AsyncParsableCommand {
         // Applied by the loader, so that an issuer derived from the listening address (and every URL derived from
         // the issuer) moves with them.
         let loaded = try loadConfigurationOrExit(config, listenHost: host, listenPort: port)
-        let configuration = loaded.configuration
+        // The challenge names the host provider's endpoints: discovery is read before the server is built.
+        let configuration: BridgeConfiguration
+        do {
+            configuration = try await IdentityProviderStartup.resolve(loaded.configuration)
+        } catch {
+            printToStandardError("\(config): \(error)")
+            throw ExitCode(2)
+        }
         let level = Logger.Level(rawValue: configuration.log.level) ?? .info
         let format = LineLogHandler.Format(rawValue: configuration.log.format) ?? .logfmt
         LoggingSystem.bootstrap { LineLogHandler(label: $0, format: format, level: level) }

@@ -52,8 +52,10 @@ struct BridgeServices: Sendable {
     let wopiForwardAuth: WopiForwardAuthEndpoint
     /// CheckEcosystem and GetRootContainer, routed only when this server is the ecosystem host (`EcosystemHost`).
     let ecosystem: EcosystemEndpoint
-    /// `/health/ready`: the store and the signing keys (`ReadinessChecks`).
+    /// `/health/ready`: the store and the signing keys (`ReadinessChecks`), and the host provider's keys.
     let readiness: ReadinessChecks
+    /// The host's own provider (`identityProvider`); nil in the embedded mode.
+    let identityProvider: IdentityProviderConnection?
 
     init(
         configuration: BridgeConfiguration, store: any Store, keys: SigningKeySet, metrics: BridgeMetrics,
@@ -132,14 +134,17 @@ struct BridgeServices: Sendable {
             environment: authorizeEnvironment, providers: upstreams, metrics: metrics, tokens: accessTokens,
             upstreamSignIn: upstreamSignInService)
 
+        identityProvider = IdentityProviderConnection.make(configuration: configuration, providers: upstreams, metrics: metrics)
         bootstrap = BootstrapService(
             configuration: configuration, store: store, verifier: accessTokenVerifier, seal: WopiAccessTokenSeal(keys: keys),
-            now: now)
+            external: identityProvider.map { ExternalTokenVerifier(settings: $0.settings, connection: $0) }, now: now)
         wopiForwardAuth = WopiForwardAuthEndpoint(
             verifier: wopiAccessTokens, wopiSources: WopiSourcePrefixes(configuration.wopi.wopiSrcPrefixes),
             maxHeaderBytes: configuration.limits.maxHeaderValueBytes, now: now)
         ecosystem = EcosystemEndpoint(
             configuration: configuration, verifier: wopiAccessTokens, seal: WopiAccessTokenSeal(keys: keys), now: now)
-        readiness = ReadinessChecks(store: store, keys: keys)
+        readiness = ReadinessChecks(
+            checks: ReadinessChecks(store: store, keys: keys).checks
+                + (identityProvider.map { [IdentityProviderKeysReadiness(connection: $0)] } ?? []))
     }
 }

@@ -171,6 +171,11 @@ final class BootstrapAnswers: Sendable {
             var rendered = Self.text(.serviceUnavailable, "the store is unavailable, try again")
             rendered.headers[.retryAfter] = StoreOutage.retryAfterSeconds
             return rendered
+        case .providerUnavailable:
+            let body = #"{"error":"temporarily_unavailable","error_description":"the identity provider cannot be reached, try again"}"#
+            var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
+            headers[.retryAfter] = StoreOutage.retryAfterSeconds
+            return Rendered(status: .serviceUnavailable, headers: headers, body: Array(body.utf8))
         }
     }
 

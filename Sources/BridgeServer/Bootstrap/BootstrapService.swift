@@ -28,6 +28,9 @@ enum BootstrapOutcome: Sendable, Equatable {
     case unknownWopiSource
     case badRequest(String)
     case storeUnavailable
+    /// The host's identity provider cannot be asked about a token it signed (its keys or introspection are out of
+    /// reach): 503 `temporarily_unavailable` with `Retry-After` (RFC 6749 §4.1.2.1), never a refusal of the token.
+    case providerUnavailable
 }
 
 /// The WOPI bootstrapper's logic (Microsoft's "WOPI bootstrapper" and "ecosystem operations" pages): verify the
@@ -43,6 +46,8 @@ struct BootstrapService: Sendable {
     let wopiSources: WopiSourcePrefixes
     let ecosystemURL: AccessTokenURLTemplate
     let rootContainer: RootContainerLink
+    /// The host's own provider's tokens, in place of ours (`identityProvider`); nil: our own tokens.
+    let external: ExternalTokenVerifier?
     let now: @Sendable () -> Date
 
     /// `X-WOPI-SessionContext` is Office's echo of our own `sc` value; anything longer is not ours.
@@ -50,7 +55,7 @@ struct BootstrapService: Sendable {
 
     init(
         configuration: BridgeConfiguration, store: any TokenStore & StoreChanges, verifier: AccessTokenVerifier, seal: WopiAccessTokenSeal,
-        now: @escaping @Sendable () -> Date
+        external: ExternalTokenVerifier? = nil, now: @escaping @Sendable () -> Date
     ) {
         self.configuration = configuration
         self.store = store
@@ -60,6 +65,7 @@ struct BootstrapService: Sendable {
         self.wopiSources = WopiSourcePrefixes(configuration.wopi.wopiSrcPrefixes)
         self.ecosystemURL = AccessTokenURLTemplate(configuration.wopi.ecosystemUrlTemplate)
         self.rootContainer = RootContainerLink(configuration.wopi.rootContainer)
+        self.external = external
         self.now = now
     }
 
@@ -69,6 +75,7 @@ struct BootstrapService: Sendable {
             return .challenge
         }
         let time = now()
+        if let external { return await respondExternally(to: request, token: token, verifier: external, at: time, logger: logger) }
         let claims: AccessTokenClaims
         do {
             claims = try await verifier.verifiedClaims(token, at: time)
@@ -104,6 +111,7 @@ struct BootstrapService: Sendable {
     /// bootstraps inside the NIO pipeline, as it answers the challenge.
     func rememberedBootstrap(to request: BootstrapRequest, at time: Date) -> BootstrapResponse? {
         let maxBytes = configuration.limits.maxHeaderValueBytes
+        if let external { return rememberedExternally(request, verifier: external, at: time) }
         guard let token = BearerCredential(authorization: request.authorization, maxBytes: maxBytes)?.token,
             let claims = try? verifier.rememberedClaims(token, at: time),
             (request.sessionContext?.utf8.count ?? 0) <= Self.maxSessionContextBytes, !asksForAForeignFile(request),
@@ -152,10 +160,14 @@ struct BootstrapService: Sendable {
     // was 4,432 bytes (the async function pointer's context size).
 
     @inline(never)
-    func answer(grant: GrantRecord, user: UserRecord, request: BootstrapRequest, at time: Date) -> BootstrapResponse {
+    func answer(
+        grant: GrantRecord, user: UserRecord, request: BootstrapRequest, at time: Date, notAfter: Date? = nil
+    ) -> BootstrapResponse {
         let operation = request.postedOperation
         let issuedAt = Milliseconds.date(Milliseconds.from(time))
-        let expiresAt = issuedAt.addingTimeInterval(TimeInterval(configuration.wopi.accessTokenLifetimeSeconds))
+        var expiresAt = issuedAt.addingTimeInterval(TimeInterval(configuration.wopi.accessTokenLifetimeSeconds))
+        // An external user's WOPI tokens end with the provider's token: revoking there ends them (docs/identity-providers.md).
+        if let notAfter, notAfter < expiresAt { expiresAt = Milliseconds.date(Milliseconds.from(notAfter)) }
         func token(for wopiSource: String?) -> String {
             seal.seal(WopiAccessTokenClaims(grantID: grant.id, wopiSource: wopiSource, issuedAt: issuedAt, expiresAt: expiresAt))
         }
@@ -178,7 +190,7 @@ struct BootstrapService: Sendable {
 extension BootstrapOutcome {
     /// The outcome without its values: what `/metrics` counts and the status it is answered with.
     enum Kind: Sendable {
-        case challenge, invalidToken, bootstrap, unknownWopiSource, badRequest, storeUnavailable
+        case challenge, invalidToken, bootstrap, unknownWopiSource, badRequest, storeUnavailable, providerUnavailable
 
         var status: Int {
             switch self {
@@ -186,7 +198,7 @@ extension BootstrapOutcome {
             case .bootstrap: 200
             case .unknownWopiSource: 404
             case .badRequest: 400
-            case .storeUnavailable: 503
+            case .storeUnavailable, .providerUnavailable: 503
             }
         }
     }
@@ -199,6 +211,7 @@ extension BootstrapOutcome {
         case .unknownWopiSource: .unknownWopiSource
         case .badRequest: .badRequest
         case .storeUnavailable: .storeUnavailable
+        case .providerUnavailable: .providerUnavailable
         }
     }
 }

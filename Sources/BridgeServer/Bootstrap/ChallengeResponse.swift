@@ -26,8 +26,8 @@ struct ChallengeResponse: Sendable {
                 uwp: settings.UWP)
         }
         challenge = BootstrapChallenge(
-            authorizationURI: configuration.authorizationURI,
-            tokenIssuanceURI: configuration.tokenIssuanceURI,
+            authorizationURI: configuration.challengeAuthorizationURI,
+            tokenIssuanceURI: configuration.challengeTokenIssuanceURI,
             providerId: office.providerId,
             urlSchemes: schemes,
             resourceMetadata: office.resourceMetadata

@@ -29,6 +29,8 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
     public var clientAttestation: ClientAttestation
     /// Apps receiving sign-in at https redirects on this host (`PartnerApp`); nil or empty: no association files.
     public var partnerApps: [PartnerApp]?
+    /// The host's own OpenID provider (`IdentityProviderSettings`); nil: the embedded provider signs users in.
+    public var identityProvider: IdentityProviderSettings?
 
     public struct Listen: Sendable, Codable, Hashable {
         public var host: String

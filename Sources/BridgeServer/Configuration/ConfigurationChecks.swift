@@ -60,6 +60,7 @@ struct ConfigurationChecks {
         }
         checkUsers(config.users)
         checkUpstreams(config)
+        checkIdentityProvider(config)
         for (index, proxy) in config.listen.trustedProxies.enumerated() where IPAddressRange(proxy) == nil {
             error("listen.trustedProxies[\(index)]", "expected an IP address or CIDR block (10.0.0.0/8, fd00::/8), got \"\(proxy)\"")
         }
@@ -289,11 +290,11 @@ struct ConfigurationChecks {
         }
     }
 
-    private mutating func error(_ keyPath: String, _ message: String) {
+    mutating func error(_ keyPath: String, _ message: String) {
         errors.append(ConfigurationProblem(keyPath: keyPath, message: message, line: lineOf(keyPath)))
     }
 
-    private mutating func warning(_ keyPath: String, _ message: String) {
+    mutating func warning(_ keyPath: String, _ message: String) {
         warnings.append(ConfigurationProblem(keyPath: keyPath, message: message, line: lineOf(keyPath)))
     }
 }

@@ -17,6 +17,8 @@ struct EnvironmentOverride: Sendable {
         .init(variable: "SIGNIN_BRIDGE_LOG_LEVEL", keyPath: ["log", "level"], kind: .string),
         .init(variable: "SIGNIN_BRIDGE_LOG_FORMAT", keyPath: ["log", "format"], kind: .string),
         .init(variable: "SIGNIN_BRIDGE_LOG_REQUESTS", keyPath: ["log", "requests"], kind: .boolean),
+        .init(variable: "SIGNIN_BRIDGE_IDENTITY_ISSUER", keyPath: ["identityProvider", "issuer"], kind: .string),
+        .init(variable: "SIGNIN_BRIDGE_IDENTITY_AUDIENCE", keyPath: ["identityProvider", "audience"], kind: .string),
     ]
 
     /// A value the schema can then accept or refuse; text that is not a number stays text, so the schema's error

@@ -113,6 +113,9 @@ public final class BridgeMetrics: Sendable {
         case .unknownWopiSource: notFound.increment()
         case .badRequest: badRequests.increment()
         case .storeUnavailable: storeFailures.increment()
+        case .providerUnavailable:
+            // Rare (a provider outage), so the counter is looked up when it happens.
+            registry.makeCounter(descriptor: Self.bootstrapResponses, labels: [("outcome", "provider_unavailable")]).increment()
         }
     }
 }

@@ -9,7 +9,8 @@ struct UpstreamProviders: Sendable {
     let client: UpstreamHTTPClient?
 
     init(configuration: BridgeConfiguration, metrics: BridgeMetrics? = nil) {
-        guard !configuration.upstreams.isEmpty else {
+        // The host's identity provider (`identityProvider`) is called through the same client.
+        guard !configuration.upstreams.isEmpty || configuration.identityProvider != nil else {
             self.byID = [:]
             self.client = nil
             return

@@ -69,6 +69,10 @@ public struct WopiAccessTokenVerifier: Sendable {
     }
 
     private func active(_ claims: WopiAccessTokenClaims, at now: Date) async throws(Rejection) -> Verified {
+        // A user of the host's identity provider has no grant here: the sealed token carries the user (`ExternalGrant`).
+        if let external = ExternalGrant(claims.grantID) {
+            return Verified(claims: claims, grant: external.grant(at: claims.issuedAt), user: external.user)
+        }
         let holder: GrantHolder?
         do {
             holder = try await grants.value(for: claims.grantID, store: store, at: now) {
