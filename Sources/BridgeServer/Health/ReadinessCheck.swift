@@ -1,7 +1,7 @@
 import BridgeStore
 
 /// One thing `/health/ready` needs before the instance takes traffic. One named type each, on `ReadinessChecks`'
-/// list; an "external identity provider keys usable" part is one more such type, appended there.
+/// list (`IdentityProviderKeysReadiness` is appended with `identityProvider:`).
 protocol ReadinessCheck: Sendable {
     /// The key in the probe's JSON body (`"store"`, `"signingKeys"`).
     var name: String { get }

@@ -13,6 +13,9 @@ final class FakeIdentityProvider: Sendable {
     let jws = TestJWS()
     let down = NIOLockedValueBox(false)
     let jwksFetches = NIOLockedValueBox(0)
+    let introspections = NIOLockedValueBox(0)
+    /// An opaque token introspection calls active (RFC 7662 §2.2), for `sub` `opaque-user`.
+    static let activeOpaqueToken = "2YotnFZFEjr1zCsicMWpAA"
 
     func application() -> some ApplicationProtocol {
         let router = Router()
@@ -20,7 +23,18 @@ final class FakeIdentityProvider: Sendable {
             let origin = "http://" + (request.head.authority ?? "")
             return Self.json(
                 #"{"issuer":"\#(origin)","authorization_endpoint":"\#(origin)/authorize","token_endpoint":"\#(origin)/token","#
-                    + #""jwks_uri":"\#(origin)/jwks","userinfo_endpoint":"\#(origin)/userinfo"}"#)
+                    + #""jwks_uri":"\#(origin)/jwks","userinfo_endpoint":"\#(origin)/userinfo","#
+                    + #""introspection_endpoint":"\#(origin)/introspect"}"#)
+        }
+        router.post("/introspect") { request, _ -> Response in
+            self.introspections.withLockedValue { $0 += 1 }
+            let basic = "Basic " + Data("signin-bridge:s3cret".utf8).base64EncodedString()
+            guard request.headers[.authorization] == basic else { return Response(status: .unauthorized) }
+            let form = String(buffer: try await request.body.collect(upTo: 4096))
+            let origin = "http://" + (request.head.authority ?? "")
+            guard form.contains("token=\(Self.activeOpaqueToken)") else { return Self.json(#"{"active":false}"#) }
+            return Self.json(
+                #"{"active":true,"sub":"opaque-user","username":"opaque@host.example","scope":"wopi","iss":"\#(origin)","exp":1800000600}"#)
         }
         router.get("/jwks") { _, _ -> Response in
             if self.down.withLockedValue({ $0 }) { return Response(status: .serviceUnavailable) }
@@ -173,6 +187,57 @@ struct ExternalBootstrapTests {
                     #expect(response.status == .serviceUnavailable)
                     #expect(String(buffer: response.body).contains("identityProviderKeys"))
                 }
+            }
+        }
+    }
+
+    @Test func knownKeysKeepWorkingWhileTheProviderIsDown() async throws {
+        let provider = FakeIdentityProvider()
+        try await provider.application().test(.live) { idp in
+            let port = try #require(idp.port)
+            let bridge = try await Self.bridge(providerPort: port)
+            try await bridge.app.makeApplication().test(.live) { client in
+                let loaded = try await Self.bootstrap(client, Self.token(provider, bridge, port: port))
+                #expect(loaded.status == .ok)
+                provider.down.withLockedValue { $0 = true }
+                // A token not seen before, signed with a key already loaded.
+                let fresh = try await Self.bootstrap(client, Self.token(provider, bridge, port: port, lifetime: 200))
+                #expect(fresh.status == .ok)
+            }
+        }
+    }
+
+    @Test func opaqueTokensAreIntrospectedAndKept() async throws {
+        let provider = FakeIdentityProvider()
+        try await provider.application().test(.live) { idp in
+            let port = try #require(idp.port)
+            let configured = try await TestBridge.make(yaml: TestBridge.yaml + """
+
+                identityProvider:
+                  issuer: http://127.0.0.1:\(port)
+                  requiredScope: wopi
+                  allowInsecureHTTP: true
+                  authorizationEndpoint: http://127.0.0.1:\(port)/authorize
+                  tokenEndpoint: http://127.0.0.1:\(port)/token
+                  claims: {signInName: username}
+                  introspection: {clientId: signin-bridge, clientSecret: s3cret, cacheSeconds: 60}
+                """)
+            try await configured.app.makeApplication().test(.live) { client in
+                let first = try await Self.bootstrap(client, FakeIdentityProvider.activeOpaqueToken)
+                #expect(first.status == .ok)
+                let body = try BootstrapResponse.decode(Data(buffer: first.body))
+                #expect(body.bootstrap.userId == "opaque-user")
+                #expect(body.bootstrap.signInName == "opaque@host.example")
+                // Kept for cacheSeconds: the second bootstrap asks nobody.
+                #expect(try await Self.bootstrap(client, FakeIdentityProvider.activeOpaqueToken).status == .ok)
+                #expect(provider.introspections.withLockedValue { $0 } == 1)
+                let inactive = try await Self.bootstrap(client, "tGzv3JOkF0XG5Qx2TlKWIA")
+                #expect(inactive.status == .unauthorized)
+                #expect(inactive.headers[.wwwAuthenticate]?.contains(#"error="invalid_token""#) == true)
+                // After cacheSeconds the provider is asked again.
+                configured.clock.advance(by: 61)
+                #expect(try await Self.bootstrap(client, FakeIdentityProvider.activeOpaqueToken).status == .ok)
+                #expect(provider.introspections.withLockedValue { $0 } == 3)
             }
         }
     }
