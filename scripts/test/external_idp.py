@@ -178,6 +178,10 @@ identityProvider:
         expired = sign(provider.keys[0], dict(claims, iat=claims["iat"] - 7200, nbf=claims["iat"] - 7200,
                                               exp=claims["iat"] - 3600))
         check_refused(name, port, expired, "an expired token signed by the provider's key")
+        # RFC 9068 §4 / RFC 8725 §3.11: the ID token of the same sign-in (aud: Office's client id) is no access token.
+        id_token = str(token.id_token) if token.id_token else ""
+        check(bool(id_token), f"{name}: the token response carries an ID token (scope openid)", token)
+        check_refused(name, port, id_token, "the provider's ID token offered as an access token")
         stranger = glewlwyd_idp.rsa_key("never-published")
         check_refused(name, port, sign(stranger, claims, kid=provider.keys[0].get("kid")),
                       "a token whose signature the named key does not verify")
