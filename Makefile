@@ -70,6 +70,7 @@ test: test-deps
 	.build/venv-test/bin/python scripts/test/client_attestation.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/wopi_forward_auth.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	.build/venv-test/bin/python scripts/test/wopi_introspection.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
+	.build/venv-test/bin/python scripts/test/external_idp.py --binary "$$($(SWIFT) build --show-bin-path)/signin-bridge"
 	@$(MAKE) --no-print-directory e2e
 
 # Headless Chromium through the Office flow, the app-to-app provider flow and a first-party redirect_to_web;

@@ -9,8 +9,9 @@ case "$purpose" in
   # python3-venv: scripts/test/python-venv.sh makes a venv with the independent SARIF/JSON Schema validators;
   # chromium and chromium-driver: the browser end-to-end test (scripts/e2e); curl: the docs' commands
   # (scripts/test/docs_commands.py runs the curl lines of README.md and docs/); nginx: the reverse proxy
-  # scripts/test/wopi_forward_auth.py puts in front of a WOPI host (auth_request).
-  test)  packages+=(python3 python3-venv chromium chromium-driver curl nginx) ;;
+  # scripts/test/wopi_forward_auth.py puts in front of a WOPI host (auth_request); glewlwyd: the OpenID Connect
+  # provider scripts/test/external_idp.py runs as the host's own identity provider (JWT access tokens, JWKS).
+  test)  packages+=(python3 python3-venv chromium chromium-driver curl nginx glewlwyd) ;;
   # valgrind, binutils (strip), bc: scripts/bench/protocol.sh --instructions and scripts/bench/lint.sh;
   # libxml2-utils (xmllint) and python3: scripts/bench/lint.sh; linux-perf: the profiles scripts/bench/all.sh takes.
   bench) packages+=(nginx wrk libxml2-utils python3 python3-venv valgrind binutils bc linux-perf) ;;
@@ -29,7 +30,7 @@ sudo=""
 echo "installing: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
-# Packages with a service (nginx, postgresql) must not start it: the tests run their own instances on free loopback
+# Packages with a service (nginx, postgresql, glewlwyd) must not start it: the tests run their own instances on free loopback
 # ports, and a stock nginx failing to bind port 80 would fail the install. policy-rc.d's exit 101 tells invoke-rc.d
 # "action forbidden" (Debian Policy, /usr/share/doc/init-system-helpers/README.policy-rc.d).
 policy=/usr/sbin/policy-rc.d
