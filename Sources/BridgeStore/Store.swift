@@ -6,8 +6,8 @@ import Foundation
 ///
 /// **One call per step.** Each request a user or client makes is at most one store call (one transaction, and on
 /// PostgreSQL one round trip): the authorize request with a signed-in session (`startAuthorization`), each
-/// interaction step (`continueAuthorization`), the code redemption with its token response
-/// (`redeemAuthorizationCode(_:at:issuing:sessionContext:)`), a refresh (`rotateRefreshToken(…issuing:…)`), the
+/// interaction step (`continueAuthorization`), the code redemption with its token response and device session
+/// (`redeemAuthorizationCode(_:at:issuing:sessionContext:writes:)`), a refresh (`rotateRefreshToken(…issuing:…)`), the
 /// bootstrapper's token check (`bootstrapStatus`), revocation (`revokeToken`) and introspection (`tokenStatus`), a
 /// grant that starts with its token (`createGrant(_:withAccessToken:)`), the broker's session redemption
 /// (`redeemBrokerSession`) and a password change (`changePassword`, with the hash computed before it). A password

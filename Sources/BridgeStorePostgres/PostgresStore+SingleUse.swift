@@ -53,14 +53,17 @@ extension PostgresStore {
     /// snapshot saw it; `consumed` is whether the conditional UPDATE took it. A replay (the snapshot shows it
     /// redeemed, or the UPDATE lost the race to a concurrent redemption) revokes the grant in the same statement.
     ///
-    /// The token response (`issuing`) and the grant's new session context are written by the same statement, from
-    /// the consumed row: nothing is recorded unless this call won the code.
+    /// The token response (`issuing`), the grant's new session context and a device session (`writes`) are written
+    /// by the same statement, from the consumed row: nothing is recorded unless this call won the code, and a write
+    /// that fails undoes the redemption.
     public func redeemAuthorizationCode(
-        _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?
+        _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?,
+        writes: CodeRedemptionWrites
     ) async throws -> CodeRedemption {
         let nowMS = Milliseconds.from(now)
-        // A session context to record is rare (the Office bootstrap flow): those go alone, the rest in batches.
-        if sessionContext == nil,
+        // A session context (the Office bootstrap flow) or a device session (Native SSO) to record is rare: those go
+        // alone, the rest in batches.
+        if sessionContext == nil, writes.deviceSession == nil,
             let redeemed = try await redeemInBatch(.init(digest: digest, now: nowMS, issuing: issuing))
         {
             return .redeemed(redeemed.code, redeemed.grant)
@@ -71,8 +74,11 @@ extension PostgresStore {
                     "authorization code redemption",
                     tables: [
                         "access_tokens": "access token \(issuing?.accessTokenID ?? "")", "refresh_tokens": "refresh token",
+                        "device_sessions": "device session",
                     ]),
-                CodeRedemptionQuery(digest: digest, now: nowMS, issuing: issuing, sessionContext: sessionContext)
+                CodeRedemptionQuery(
+                    digest: digest, now: nowMS, issuing: issuing, sessionContext: sessionContext,
+                    deviceSession: writes.deviceSession)
             ).first
         else { return .unknown }
         var grant = try row.grant()

@@ -11,6 +11,7 @@ extension SQLiteStore {
         var now: Date
         var issuing: TokenResponseDraft?
         var sessionContext: String?
+        var writes: CodeRedemptionWrites = .none
     }
 
     /// The tokens of one token response (`recordTokenResponse`).
@@ -25,7 +26,8 @@ extension SQLiteStore {
 
     /// The usual case of a redemption: an unused, unexpired code of a live grant. One transaction for the whole
     /// batch: one `UPDATE … FROM (VALUES …) RETURNING` consumes the codes, one INSERT records every winner's token
-    /// response, and changed session contexts are written, so each redemption is still all or nothing. `nil` for an
+    /// response, and changed session contexts and device sessions are written, so each redemption is still all or
+    /// nothing. `nil` for an
     /// item means "not consumed here": the caller's transaction then tells replay, expiry, revocation and unknown
     /// apart. When a batch holds the same code twice, only its first occurrence takes part, so the second sees it
     /// consumed, exactly as if it had come later. A batch that fails is run again one item at a time.
@@ -80,6 +82,9 @@ extension SQLiteStore {
             let code = try Self.authorizationCode(row, digest: attempt.digest)
             var grant = try Self.grant(row, prefix: "g_")
             if let issuing = attempt.issuing { responses.append(Self.tokenResponse(issuing, for: code)) }
+            if let session = attempt.writes.deviceSession, session.isWritten(for: code) {
+                try Self.insertDeviceSession(session.record(for: code, userID: grant.userID), in: tx)
+            }
             if let context = attempt.sessionContext, context != grant.sessionContext {
                 try tx.query(
                     "UPDATE grants SET session_context = ? WHERE id = ?", [.text(context), .text(grant.id.rawValue)])

@@ -5,19 +5,22 @@ import Foundation
 
 extension SQLiteStore {
     public func createDeviceSession(_ session: DeviceSessionRecord) async throws {
-        try await transaction("device session") { tx in
-            try tx.query(
-                """
-                INSERT INTO device_sessions (digest, sid, user_id, client_id, sso_group, scope, auth_time, created_at,
-                    expires_at, ended_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(session.digest.hex), .text(session.sid), .text(session.userID), .text(session.clientID),
-                    .text(session.group), .text(session.scope), .millis(session.authTime), .millis(session.createdAt),
-                    .millis(session.expiresAt), .millis(session.endedAt),
-                ])
-        }
+        try await transaction("device session") { tx in try Self.insertDeviceSession(session, in: tx) }
+    }
+
+    /// Also the code redemption's, in its transaction (`CodeRedemptionWrites`).
+    static func insertDeviceSession(_ session: DeviceSessionRecord, in tx: Transaction) throws {
+        try tx.query(
+            """
+            INSERT INTO device_sessions (digest, sid, user_id, client_id, sso_group, scope, auth_time, created_at,
+                expires_at, ended_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(session.digest.hex), .text(session.sid), .text(session.userID), .text(session.clientID),
+                .text(session.group), .text(session.scope), .millis(session.authTime), .millis(session.createdAt),
+                .millis(session.expiresAt), .millis(session.endedAt),
+            ])
     }
 
     public func exchangeDeviceSecret(

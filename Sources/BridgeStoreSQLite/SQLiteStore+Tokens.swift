@@ -109,11 +109,13 @@ extension SQLiteStore {
     }
 
     public func redeemAuthorizationCode(
-        _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?
+        _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?,
+        writes: CodeRedemptionWrites
     ) async throws -> CodeRedemption {
         // The usual case, grouped with concurrent redemptions into one transaction (`consumeCodes`); anything else
         // falls through to the transaction below, which tells the cases apart.
-        let attempt = CodeConsumption(digest: digest, now: now, issuing: issuing, sessionContext: sessionContext)
+        let attempt = CodeConsumption(
+            digest: digest, now: now, issuing: issuing, sessionContext: sessionContext, writes: writes)
         if let consumed = try await codeConsumptions.submit(attempt, run: consumeCodes) {
             return .redeemed(consumed.0, consumed.1)
         }

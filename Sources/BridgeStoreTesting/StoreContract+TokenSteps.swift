@@ -124,7 +124,7 @@ enum TokenStepContract {
         concurrentRedemptionsRecordOneTokenResponse,
         refreshRotatesAndRecordsTheNewAccessTokenInOneCall,
         revokingARefreshTokenRevokesItsGrantForItsClientOnly,
-    ]
+    ] + redemptionWrites
 }
 
 extension TokenStepContract {

@@ -95,13 +95,18 @@ struct BridgeServices: Sendable {
         let stepUp = StepUpIssuance(
             seal: stepUpSeal, configured: configuration.firstPartyApps.stepUpSessionLifetimeSeconds,
             refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil)
+        let contributors = TokenResponseContributors(
+            ContributorDependencies(
+                idTokens: idTokens, deviceSecretLifetime: TimeInterval(tokens.deviceSecretLifetimeSeconds),
+                stepUp: configuration.firstPartyApps.enabled ? stepUp : nil))
+        let minter = TokenMinter(
+            accessTokens: accessTokens, refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil)
         token = TokenEndpoint(
-            authenticator: clients, store: store, accessTokens: accessTokens,
-            refreshTokenLifetime: refreshSeconds > 0 ? TimeInterval(refreshSeconds) : nil,
-            refreshReuseGrace: TimeInterval(tokens.refreshReuseGraceSeconds),
-            deviceSecretLifetime: TimeInterval(tokens.deviceSecretLifetimeSeconds), idTokens: idTokens,
-            verifier: accessTokenVerifier, merchants: merchants, dpop: dpop,
-            stepUp: configuration.firstPartyApps.enabled ? stepUp : nil, now: now)
+            authenticator: clients,
+            grants: GrantDependencies(
+                store: store, minter: minter, refreshReuseGrace: TimeInterval(tokens.refreshReuseGraceSeconds),
+                verifier: accessTokenVerifier, merchants: merchants, contributors: contributors, idTokens: idTokens),
+            dpop: dpop, now: now)
         revocation = RevocationEndpoint(authenticator: clients, verifier: accessTokenVerifier, store: store, now: now)
         wopiAccessTokens = WopiAccessTokenVerifier(keys: keys, store: store, statusMaxAge: statusMaxAge)
         introspection = IntrospectionEndpoint(

@@ -27,27 +27,22 @@ struct DeviceSessionBinding: Sendable, Hashable {
 }
 
 /// A device secret drafted before the code redemption that issues it (draft 07 §3.4.2): 256 random bits, a new
-/// `sid`, the client's group. Only its digest is stored.
+/// `sid`, the client's group. Only its digest is stored, by the redemption itself (`stored`).
 struct DeviceSecretDraft: Sendable {
     let secret: SecretToken
     let sid: String
-    let group: String
-    let lifetime: TimeInterval
+    /// The session the redemption writes when the code was granted `openid` and `device_sso`.
+    let stored: DeviceSessionDraft
 
     /// Nil for a client without an SSO group, which may not have one.
-    init?(client: BridgeConfiguration.Client, lifetime: TimeInterval) {
+    init?(client: BridgeConfiguration.Client, lifetime: TimeInterval, at now: Date) {
         guard let group = client.ssoGroup else { return nil }
         secret = SecretToken()
         sid = UUID().uuidString.lowercased()
-        self.group = group
-        self.lifetime = lifetime
+        stored = DeviceSessionDraft(
+            digest: secret.digest, sid: sid, clientID: client.id, group: group,
+            requiredScope: DeviceSecretContributor.requiredScope, createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
     }
 
     var binding: DeviceSessionBinding { DeviceSessionBinding(sid: sid, dsHash: NativeSSO.dsHash(of: secret.value)) }
-
-    func record(userID: String, clientID: String, scope: String, authTime: Date?, at now: Date) -> DeviceSessionRecord {
-        DeviceSessionRecord(
-            digest: secret.digest, sid: sid, userID: userID, clientID: clientID, group: group, scope: scope,
-            authTime: authTime, createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
-    }
 }

@@ -24,20 +24,13 @@ struct TokenEndpoint: Sendable {
     let dpop: DPoPProofs
     let now: @Sendable () -> Date
 
+    /// `grants` are what the grant handlers and the token response's contributors use (`BridgeServices` builds them).
     init(
-        authenticator: ClientAuthenticator, store: any CodeStore & TokenStore & DeviceSSOStore,
-        accessTokens: AccessTokenIssuer, refreshTokenLifetime: TimeInterval?, refreshReuseGrace: TimeInterval = 0,
-        deviceSecretLifetime: TimeInterval = 2_592_000, idTokens: IDTokenIssuer? = nil, verifier: AccessTokenVerifier,
-        merchants: MerchantClients, dpop: DPoPProofs, stepUp: StepUpIssuance? = nil,
+        authenticator: ClientAuthenticator, grants: GrantDependencies, dpop: DPoPProofs,
         now: @escaping @Sendable () -> Date
     ) {
-        let minter = TokenMinter(accessTokens: accessTokens, refreshTokenLifetime: refreshTokenLifetime)
         self.authenticator = authenticator
-        grants = GrantRegistry(
-            GrantDependencies(
-                store: store, minter: minter, deviceSecretLifetime: deviceSecretLifetime,
-                refreshReuseGrace: refreshReuseGrace, idTokens: idTokens, verifier: verifier, merchants: merchants,
-                stepUp: stepUp))
+        self.grants = GrantRegistry(grants)
         self.dpop = dpop
         self.now = now
     }

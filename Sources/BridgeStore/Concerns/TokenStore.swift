@@ -8,15 +8,24 @@ public protocol CodeStore: Sendable {
     /// `issueAuthorizationCode`.
     func issueExchangeCode(_ code: AuthorizationCodeRecord, in grant: GrantRecord) async throws
     /// The redemption step: consumes the code and, when it was redeemed, records `issuing` (the token response's
-    /// access and refresh token, in the code's grant, with the code's client and scope) and the latest
-    /// `sessionContext` of the grant, all in one call. A second redemption revokes the code's grant in the same call
-    /// (RFC 9700 §4.2.4).
+    /// access and refresh token, in the code's grant, with the code's client and scope), the latest
+    /// `sessionContext` of the grant and `writes` (a device session, when `DeviceSessionDraft.isWritten(for:)` the
+    /// consumed code), all in one transaction: a failure anywhere leaves the code unredeemed and nothing written. A
+    /// second redemption revokes the code's grant in the same call (RFC 9700 §4.2.4).
     func redeemAuthorizationCode(
-        _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?
+        _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?,
+        writes: CodeRedemptionWrites
     ) async throws -> CodeRedemption
 }
 
 extension CodeStore {
+    /// The redemption step with no write besides the token response.
+    public func redeemAuthorizationCode(
+        _ digest: TokenDigest, at now: Date, issuing: TokenResponseDraft?, sessionContext: String?
+    ) async throws -> CodeRedemption {
+        try await redeemAuthorizationCode(digest, at: now, issuing: issuing, sessionContext: sessionContext, writes: .none)
+    }
+
     /// Consumes the code and records nothing else.
     public func redeemAuthorizationCode(_ digest: TokenDigest, at now: Date) async throws -> CodeRedemption {
         try await redeemAuthorizationCode(digest, at: now, issuing: nil, sessionContext: nil)

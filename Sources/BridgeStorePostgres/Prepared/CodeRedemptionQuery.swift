@@ -3,18 +3,21 @@ import Foundation
 import PostgresNIO
 
 /// `redeemAuthorizationCode`'s one statement: `code` is the row as the statement's snapshot saw it, `consumed`
-/// whether the conditional UPDATE took it; the token response and a changed session context are written from the
-/// consumed row, and a replay revokes the grant. Every token request with a code sends it.
+/// whether the conditional UPDATE took it; the token response, a changed session context and a device session are
+/// written from the consumed row, and a replay revokes the grant. Every token request with a code sends it.
 struct CodeRedemptionQuery: PreparedQuery {
     var digest: TokenDigest
     var now: Int64
     var issuing: TokenResponseDraft?
     var sessionContext: String?
+    /// Written only when `DeviceSessionDraft.isWritten(for:)` the consumed code (the `device` CTE says it in SQL).
+    var deviceSession: DeviceSessionDraft? = nil
 
     typealias P = Parameter
     enum Parameter: Int, QueryParameter {
         case digest = 1, now, accessTokenID, issuedAt, accessExpiresAt, refreshDigest, refreshExpiresAt
         case sessionContext
+        case deviceDigest, deviceSID, deviceClientID, deviceGroup, deviceScope, deviceCreatedAt, deviceExpiresAt
     }
 
     func bind(_ parameter: Parameter, to bindings: inout PostgresBindings) throws {
@@ -27,6 +30,13 @@ struct CodeRedemptionQuery: PreparedQuery {
         case .refreshDigest: bindings.append(issuing?.refreshDigest?.hex)
         case .refreshExpiresAt: bindings.append(issuing.flatMap { Milliseconds.from($0.refreshExpiresAt) })
         case .sessionContext: bindings.append(sessionContext)
+        case .deviceDigest: bindings.append(deviceSession?.digest.hex)
+        case .deviceSID: bindings.append(deviceSession?.sid)
+        case .deviceClientID: bindings.append(deviceSession?.clientID)
+        case .deviceGroup: bindings.append(deviceSession?.group)
+        case .deviceScope: bindings.append(deviceSession?.requiredScope.joined(separator: " "))
+        case .deviceCreatedAt: bindings.append(deviceSession.map { Milliseconds.from($0.createdAt) })
+        case .deviceExpiresAt: bindings.append(deviceSession.map { Milliseconds.from($0.expiresAt) })
         }
     }
 
@@ -45,7 +55,7 @@ struct CodeRedemptionQuery: PreparedQuery {
             UPDATE authorization_codes c SET redeemed_at = \(P.now) FROM grants g
             WHERE c.digest = \(P.digest) AND c.redeemed_at IS NULL AND c.expires_at > \(P.now)
                 AND g.id = c.grant_id AND g.revoked_at IS NULL
-            RETURNING c.grant_id, c.client_id, c.scope
+            RETURNING c.grant_id, c.client_id, c.scope, c.auth_time, g.user_id
         ),
         access AS (
             INSERT INTO access_tokens (token_id, grant_id, issued_at, expires_at)
@@ -58,6 +68,15 @@ struct CodeRedemptionQuery: PreparedQuery {
             SELECT \(P.refreshDigest)::text, grant_id, client_id, scope, \(P.issuedAt)::bigint,
                 \(P.refreshExpiresAt)::bigint
             FROM consumed WHERE \(P.refreshDigest)::text IS NOT NULL
+            RETURNING digest
+        ),
+        device AS (
+            INSERT INTO device_sessions (digest, sid, user_id, client_id, sso_group, scope, auth_time, created_at,
+                expires_at)
+            SELECT \(P.deviceDigest)::text, \(P.deviceSID)::text, user_id, client_id, \(P.deviceGroup)::text, scope,
+                auth_time, \(P.deviceCreatedAt)::bigint, \(P.deviceExpiresAt)::bigint
+            FROM consumed WHERE \(P.deviceDigest)::text IS NOT NULL AND client_id = \(P.deviceClientID)::text
+                AND string_to_array(scope, ' ') @> string_to_array(\(P.deviceScope)::text, ' ')
             RETURNING digest
         ),
         context AS (
@@ -77,7 +96,7 @@ struct CodeRedemptionQuery: PreparedQuery {
             SELECT \(notifyChange) FROM (SELECT id FROM replayed UNION ALL SELECT id FROM context) AS c
         )
         SELECT code.*, (SELECT count(*) FROM consumed) AS consumed, (SELECT count(*) FROM context) AS context,
-            (SELECT count(*) FROM access) + (SELECT count(*) FROM refresh) AS recorded,
+            (SELECT count(*) FROM access) + (SELECT count(*) FROM refresh) + (SELECT count(*) FROM device) AS recorded,
             (SELECT count(*) FROM notified) AS notified
         FROM code
         """

@@ -88,13 +88,14 @@ struct NativeSSOChecksTests {
         let configuration = TokenChecksTests.configuration
         var client = try #require(configuration.clients.first)
         client.ssoGroup = nil
-        #expect(DeviceSecretDraft(client: client, lifetime: 60) == nil)
+        #expect(DeviceSecretDraft(client: client, lifetime: 60, at: Date(timeIntervalSince1970: 0)) == nil)
         client.ssoGroup = "example-merchant"
-        let draft = try #require(DeviceSecretDraft(client: client, lifetime: 60))
+        let draft = try #require(DeviceSecretDraft(client: client, lifetime: 60, at: Date(timeIntervalSince1970: 0)))
         #expect(Base64URL.decode(draft.secret.value)?.count == 32)
         #expect(draft.binding.dsHash == NativeSSO.dsHash(of: draft.secret.value))
-        let record = draft.record(userID: "alice", clientID: client.id, scope: "openid device_sso", authTime: nil, at: Date(timeIntervalSince1970: 0))
-        #expect(record.digest == draft.secret.digest && record.group == "example-merchant" && record.sid == draft.sid)
-        #expect(record.expiresAt == Date(timeIntervalSince1970: 60))
+        let stored = draft.stored
+        #expect(stored.digest == draft.secret.digest && stored.group == "example-merchant" && stored.sid == draft.sid)
+        #expect(stored.clientID == client.id && stored.requiredScope == ["openid", "device_sso"])
+        #expect(stored.expiresAt == Date(timeIntervalSince1970: 60))
     }
 }

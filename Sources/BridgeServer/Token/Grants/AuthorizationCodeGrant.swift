@@ -3,24 +3,21 @@ import Foundation
 import SignInProtocol
 
 /// `grant_type=authorization_code` (RFC 6749 §4.1.3), one store call: the store consumes the code atomically, so two
-/// concurrent redemptions can never both pass, and records the drafted token response in the same transaction; a
-/// second redemption revokes the code's grant and with it every token issued from the first one (RFC 9700 §4.2.4).
-/// The checks then run on the consumed code: a failed attempt burns it, and the tokens recorded for it are never
-/// handed out (their secrets exist only in this call).
+/// concurrent redemptions can never both pass, and records the drafted token response (and what the contributors
+/// drafted, a device session) in the same transaction; a second redemption revokes the code's grant and with it
+/// every token issued from the first one (RFC 9700 §4.2.4). The checks then run on the consumed code: a failed
+/// attempt burns it, and the tokens recorded for it are never handed out (their secrets exist only in this call).
+/// What the response carries besides the access and refresh token is the `TokenResponseContributors`' job.
 struct AuthorizationCodeGrant: GrantHandler {
     static let grant = GrantKind.authorizationCode
-    let store: any CodeStore & DeviceSSOStore
+    let store: any CodeStore
     let minter: TokenMinter
-    let idTokens: IDTokenIssuer?
-    let deviceSecretLifetime: TimeInterval
-    let stepUp: StepUpIssuance?
+    let contributors: TokenResponseContributors
 
     init(_ dependencies: GrantDependencies) {
-        stepUp = dependencies.stepUp
         store = dependencies.store
         minter = dependencies.minter
-        idTokens = dependencies.idTokens
-        deviceSecretLifetime = dependencies.deviceSecretLifetime
+        contributors = dependencies.contributors
     }
 
     func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse {
@@ -39,18 +36,14 @@ struct AuthorizationCodeGrant: GrantHandler {
         let (draft, access, refresh) = minter.draft(
             withRefresh: client.client.grants.contains(.refreshToken), binding: DPoPBinding(proof: proof, client: client),
             at: now)
+        let drafts = contributors.drafts(for: client, at: now)
         let redemption = try await storeCall {
-            try await store.redeemAuthorizationCode(TokenDigest(of: code), at: now, issuing: draft, sessionContext: sessionContext)
+            try await store.redeemAuthorizationCode(
+                TokenDigest(of: code), at: now, issuing: draft, sessionContext: sessionContext, writes: drafts.writes)
         }
-        let device = DeviceSecretDraft(client: client.client, lifetime: deviceSecretLifetime)
-        let (response, deviceSession) = try answer(
-            redemption, access: access, refresh: refresh, device: device, redirectURI: redirectURI,
+        return try answer(
+            redemption, access: access, refresh: refresh, drafts: drafts, redirectURI: redirectURI,
             codeVerifier: codeVerifier, client: client, proof: proof, at: now)
-        if let deviceSession {
-            // A second step, after the code is consumed: were it to fail, the response (and its tokens) is never sent.
-            try await storeCall { try await store.createDeviceSession(deviceSession) }
-        }
-        return response
     }
 
     /// The checks on the consumed code and the signed answer, outside `exchange`: an async function's frame holds
@@ -58,9 +51,9 @@ struct AuthorizationCodeGrant: GrantHandler {
     /// this was inlined there, against the async function pointer's context size now).
     @inline(never)
     func answer(
-        _ redemption: CodeRedemption, access: AccessTokenDraft, refresh: SecretToken?, device: DeviceSecretDraft?,
+        _ redemption: CodeRedemption, access: AccessTokenDraft, refresh: SecretToken?, drafts: RedemptionDrafts,
         redirectURI: String?, codeVerifier: String?, client: AuthenticatedClient, proof: VerifiedDPoPProof?, at now: Date
-    ) throws(OAuthError) -> (TokenResponse, DeviceSessionRecord?) {
+    ) throws(OAuthError) -> TokenResponse {
         let record: AuthorizationCodeRecord
         let grant: GrantRecord
         switch redemption {
@@ -78,31 +71,11 @@ struct AuthorizationCodeGrant: GrantHandler {
         // No second look at the grant: were it revoked from now on (a concurrent replay), the tokens below would be
         // refused anyway, because every token's status is read through its grant.
         let signed = try unavailableOnFailure { try minter.signed(access, in: grant, scope: record.scope) }
-        var response = TokenMinter.response(signed, issuedAt: now, refreshToken: refresh, scope: record.scope)
-        if let stepUp, client.client.firstParty, OpenIDScope.isOpenID(record.scope) {
-            // Draft §6.1: "MAY be included even if the authorization code was obtained through a traditional OAuth
-            // authorization code flow"; bound to this client, user, grant and DPoP key. Only for an OpenID request:
-            // it restores a user's sign-in, which a plain OAuth request never asked for.
-            response.additionalFields["auth_session"] = stepUp.session(
-                in: grant, dpopKey: proof?.thumbprint, at: now).map(JSONValue.string)
-        }
-        guard let idTokens, OpenIDScope.isOpenID(record.scope) else { return (response, nil) }
-        // Native SSO draft 07 §3.4.2: a code granted `device_sso` yields a device secret, and the ID token its
-        // `sid` and `ds_hash`.
-        let device = NativeSSO.isGranted(in: record.scope) ? device : nil
-        // OpenID Connect Core §3.1.3.3: a code requested with scope=openid yields an ID token too.
-        let idToken = try unavailableOnFailure {
-            try idTokens.idToken(
-                subject: grant.subject, clientID: client.id, nonce: record.nonce, authTime: record.authTime,
-                accessToken: signed.token, algorithm: client.client.idTokenSignedResponseAlg,
-                deviceSession: device?.binding, at: now)
-        }
-        response.additionalFields["id_token"] = .string(idToken)
-        guard let device else { return (response, nil) }
-        response.additionalFields["device_secret"] = .string(device.secret.value)
-        return (
+        let response = TokenMinter.response(signed, issuedAt: now, refreshToken: refresh, scope: record.scope)
+        return try contributors.response(
             response,
-            device.record(userID: grant.userID, clientID: client.id, scope: record.scope, authTime: record.authTime, at: now)
-        )
+            for: RedeemedCode(
+                code: record, grant: grant, client: client, proof: proof, accessToken: signed.token, drafts: drafts,
+                now: now))
     }
 }

@@ -13,24 +13,23 @@ protocol GrantHandler: Sendable {
     func respond(to request: GrantRequest) async throws(OAuthError) -> TokenResponse
 }
 
-/// What every grant handler may use; built once per token endpoint.
+/// What the grant handlers may use; built once per token endpoint (`BridgeServices`).
 struct GrantDependencies: Sendable {
     /// The concerns the grants use; each handler keeps the one it calls.
     let store: any CodeStore & TokenStore & DeviceSSOStore
     let minter: TokenMinter
-    /// `tokens.deviceSecretLifetimeSeconds`: how long a Native SSO device secret lives.
-    let deviceSecretLifetime: TimeInterval
     /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.
-    let refreshReuseGrace: TimeInterval
-    /// Signs OpenID Connect ID tokens; nil where a test builds an endpoint without OpenID Connect.
-    let idTokens: IDTokenIssuer?
+    var refreshReuseGrace: TimeInterval = 0
     /// Checks subject tokens (token exchange).
     let verifier: AccessTokenVerifier
     /// Which clients share a merchant (token exchange).
     let merchants: MerchantClients
-    /// The first-party step-up `auth_session` (draft-ietf-oauth-first-party-apps-04 §6.1); nil when the
-    /// authorization challenge endpoint is off.
-    var stepUp: StepUpIssuance? = nil
+    /// What a code redemption's response carries besides its tokens; their own dependencies are theirs
+    /// (`ContributorDependencies`).
+    let contributors: TokenResponseContributors
+    /// Checks the ID token a Native SSO exchange presents and signs its answer's (`NativeSSOExchange`); nil without
+    /// OpenID Connect.
+    let idTokens: IDTokenIssuer?
 }
 
 /// A token request after the shared steps: client authenticated, grant type allowed, form decoded.
