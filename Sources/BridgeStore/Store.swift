@@ -4,15 +4,19 @@ import Foundation
 /// browser sessions, pending authorizations and consent, grants, codes, tokens, sign-in throttling), the way fosite
 /// splits its storage.
 ///
-/// **One call per step.** Each request a user or client makes is at most one store call (one transaction, and on
-/// PostgreSQL one round trip): the authorize request with a signed-in session (`startAuthorization`), each
-/// interaction step (`continueAuthorization`), the code redemption with its token response and device session
-/// (`redeemAuthorizationCode(_:at:issuing:sessionContext:writes:)`), a refresh (`rotateRefreshToken(…issuing:…)`), the
-/// bootstrapper's token check (`bootstrapStatus`), revocation (`revokeToken`) and introspection (`tokenStatus`), a
+/// **One call per step.** Each request a user or client makes is one store call (one transaction, and on PostgreSQL
+/// one round trip): the authorize request with a signed-in session (`startAuthorization`), each interaction step
+/// (`continueAuthorization`), each step at the authorization challenge endpoint (`advanceAuthSession`), the code
+/// redemption with its token response and device session (`redeemAuthorizationCode(_:at:issuing:sessionContext:writes:)`),
+/// a refresh (`refresh(_:at:reuseGrace:)`), the bootstrapper's token check (`bootstrap(_:at:)`), a revocation
+/// (`revokeAccessToken` or `revokeRefreshToken`), an introspection (`accessTokenStatus` or `refreshTokenStatus`), a
 /// grant that starts with its token (`createGrant(_:withAccessToken:)`), the broker's session redemption
-/// (`redeemBrokerSession`) and a password change (`changePassword`, with the hash computed before it). A password
-/// sign-in is the one exception: a read before bcrypt and a write after, so that no transaction stays open while the
-/// password hash is computed. `roundTrips` counts the calls that reached the database.
+/// (`redeemBrokerSession`), a Native SSO exchange (`exchangeDeviceSecret`) and a password change (`changePassword`,
+/// with the hash computed before it). Three requests make a second call, each for a reason: a password sign-in
+/// (`prepareSignIn` before bcrypt, `completeSignIn` after, so that no transaction stays open while the hash is
+/// computed); a request carrying a DPoP proof or an attestation PoP spends its `jti` first (`useDPoPProof`, so a
+/// replay is refused before anything is written); a challenge step after the host's app approved takes that approval
+/// first (`takeAppToAppApproval`). `roundTrips` counts the calls that reached the database.
 ///
 /// Every call is atomic: a single-use credential (authorization code, refresh token) is checked and consumed in the
 /// same call, so that two server instances sharing one database can never both accept it (RFC 9700 §4.2.4).

@@ -196,6 +196,9 @@ identityProvider:
               rotated_kid)
         first, waited = eventually(lambda: bootstrap(port, rotated.access_token), lambda answer: answer[0] == 200)
         print(f"     (the first answer to the new kid: {first[0]}; accepted after {waited:.0f} s)")
+        # A rotation is the provider's doing, not the token's: until the verifier may fetch, ask again (503), never
+        # send Office's user to sign in again (401).
+        check(first[0] in (200, 503), f"{name}: the first answer to the new kid is 200 or 503, never 401", first[0])
         check_bootstrap(f"{name} (rotated key)", port, rotated.access_token, expected)
 
         unseen = signed_in(provider, oauth, "openid wopi")  # a token of the provider's that the bridge never saw
@@ -209,6 +212,7 @@ identityProvider:
         unknown = lambda: sign(stranger, dict(claims, iat=int(time.time()), jti=secrets.token_urlsafe(8)))  # noqa: E731
         first, waited = eventually(lambda: bootstrap(port, unknown()), lambda answer: answer[0] == 503)
         print(f"     (the first answer to an unknown kid with the provider down: {first[0]}; 503 after {waited:.0f} s)")
+        check(first[0] == 503, f"{name} stopped: the first answer to an unknown kid is 503, not 401", first[0])
         check_unavailable(f"{name} stopped", port, unknown(), "a token naming an unknown kid")
     except Exception as error:  # noqa: BLE001 - a broken harness is a failed check with its reason, not a crash
         check(False, f"{name}: the flow ran to the end", f"{type(error).__name__}: {error}")

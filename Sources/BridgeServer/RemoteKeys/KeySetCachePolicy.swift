@@ -3,11 +3,15 @@ import SignInProtocol
 /// How long another server's JWKS is kept and how often it may be fetched again. The provider says how long its
 /// answer stays fresh (`Cache-Control: max-age`, RFC 9111 §5.2.2.1); the floor keeps a provider that says `no-cache`
 /// or `max-age=0` from being fetched on every request, the ceiling picks up a rotation the provider announced with a
-/// long `max-age`, and the same floor bounds how often an unknown `kid` may make us fetch (a token with a made-up
-/// `kid` must not make us hammer the provider). Ory Oathkeeper keeps a JWKS for 30 s and waits 1 s for a refetch.
+/// long `max-age`, and `unknownKeyInterval` bounds how often an unknown `kid` may make us fetch (a token with a
+/// made-up `kid` must not make us hammer the provider, and a rotation must not wait out the whole floor). Ory
+/// Oathkeeper keeps a JWKS for 30 s and waits 1 s for a refetch.
 struct KeySetCachePolicy: Sendable, Hashable {
-    /// The shortest time a fetched key set is kept, and the least time between two fetches.
+    /// The shortest time a fetched key set is kept before it is refreshed.
     var floor: Duration = .seconds(30)
+    /// The least time between two fetches: a `kid` seen sooner after a fetch waits for the next (503 with
+    /// `Retry-After` meanwhile, unless the last fetch already showed it is not the provider's).
+    var unknownKeyInterval: Duration = .seconds(5)
     /// The longest time a key set is kept before it is fetched again, whatever `max-age` said.
     var ceiling: Duration = .seconds(24 * 3600)
     /// How long a key set is kept when the answer says nothing (no `Cache-Control`, or none we can read).

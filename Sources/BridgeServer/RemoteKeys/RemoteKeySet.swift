@@ -4,8 +4,9 @@ import NIOConcurrencyHelpers
 /// Another server's signing keys, kept as a resource server that people trust keeps them: fetched once, kept for
 /// as long as the provider's `Cache-Control` says (within `KeySetCachePolicy`'s floor and ceiling), fetched again in
 /// the background once stale while the keys it has keep verifying, and fetched at once for a `kid` it does not know
-/// (the provider rotated, OpenID Connect Core §10.1.1), one fetch at a time, at most once per floor, the request
-/// waiting for it no longer than `unknownKeyWait`. A provider that cannot be reached or answers garbage changes
+/// (the provider rotated, OpenID Connect Core §10.1.1), one fetch at a time, at most once per `unknownKeyInterval`,
+/// the request waiting for it no longer than `unknownKeyWait`. A `kid` seen between two allowed fetches is
+/// `unavailable` (ask again shortly) unless a fetch made after it was first seen has shown it is not the provider's. A provider that cannot be reached or answers garbage changes
 /// nothing: the keys known keep working, and an unknown `kid` is `unavailable` (the caller answers 503), never a
 /// crash. Every fetch and every lookup is reported to `events` (the metrics).
 actor RemoteKeySet {
@@ -47,6 +48,10 @@ actor RemoteKeySet {
     private var lastAttempt: ContinuousClock.Instant?
     private var lastFailure: String?
     private var refresh: Task<String?, Never>?
+    /// `kid`s a fetch made after they were asked for did not bring: the token's fault (401), not the provider's.
+    /// Emptied by every load, and bounded, so made-up `kid`s cannot grow it.
+    private var absentKids = Set<String>()
+    static let maximumAbsentKids = 1024
 
     init(policy: KeySetCachePolicy = KeySetCachePolicy(), events: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.policy = policy
@@ -75,6 +80,8 @@ actor RemoteKeySet {
             running = start(fetch)
         } else if let lastFailure {
             throw .unavailable(lastFailure)
+        } else if let kid, !absentKids.contains(kid) {
+            throw .unavailable("the key set was fetched moments ago; the next fetch for an unknown kid is allowed within \(policy.unknownKeyInterval)")
         } else {
             throw .unknownKey
         }
@@ -84,12 +91,18 @@ actor RemoteKeySet {
             throw .unavailable("no JWKS within \(policy.unknownKeyWait)")
         }
         if let failure = outcome { throw .unavailable(failure) }
-        guard let document, kid.map(document.kids.contains) ?? true else { throw .unknownKey }
+        guard let document, kid.map(document.kids.contains) ?? true else {
+            if let kid {
+                if absentKids.count >= Self.maximumAbsentKids { absentKids.removeAll() }
+                absentKids.insert(kid)
+            }
+            throw .unknownKey
+        }
         try await Self.check(token, with: document.keys)
     }
 
     private func mayFetch(at now: ContinuousClock.Instant) -> Bool {
-        refresh == nil && (lastAttempt.map { now - $0 >= policy.floor } ?? true)
+        refresh == nil && (lastAttempt.map { now - $0 >= policy.unknownKeyInterval } ?? true)
     }
 
     /// Starts the one fetch; its result is nil when loaded, else why not.
@@ -115,6 +128,7 @@ actor RemoteKeySet {
             return failed(error.label, error.description)
         }
         freshUntil = .now + policy.lifetime(cacheControl: fetched.cacheControl)
+        absentKids.removeAll()
         lastFailure = nil
         events(.fetch(outcome: "loaded", reason: nil))
         return nil

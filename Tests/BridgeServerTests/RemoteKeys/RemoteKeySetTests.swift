@@ -86,7 +86,7 @@ import Testing
         let (old, rotated) = (try await SigningKeySet.generate(), try await SigningKeySet.generate())
         let provider = Provider(old)
         provider.state.withLockedValue { $0.cacheControl = "max-age=0" }
-        let observed = Observed(KeySetCachePolicy(floor: .zero))
+        let observed = Observed(KeySetCachePolicy(floor: .zero, unknownKeyInterval: .zero))
         try await verify(observed.keys, old, provider)
         #expect(await observed.nextFetch() == "loaded")
         provider.serve(rotated)
@@ -101,7 +101,7 @@ import Testing
     @Test func anUnknownKidMakesOneFetchForEveryoneWaiting() async throws {
         let (old, rotated) = (try await SigningKeySet.generate(), try await SigningKeySet.generate())
         let provider = Provider(old)
-        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero, unknownKeyWait: .seconds(600)))
+        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero, unknownKeyInterval: .zero, unknownKeyWait: .seconds(600)))
         try await verify(keys, old, provider)
         provider.serve(rotated)
         provider.hold()
@@ -118,7 +118,7 @@ import Testing
     @Test func anUnreachableProviderLeavesTheKnownKeysWorking() async throws {
         let (known, stranger) = (try await SigningKeySet.generate(), try await SigningKeySet.generate())
         let provider = Provider(known)
-        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero))
+        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero, unknownKeyInterval: .zero))
         try await verify(keys, known, provider)
         provider.stop()
         try await verify(keys, known, provider)
@@ -130,7 +130,7 @@ import Testing
     @Test func anUnknownKidWaitsForTheFetchOnlySoLong() async throws {
         let (known, stranger) = (try await SigningKeySet.generate(), try await SigningKeySet.generate())
         let provider = Provider(known)
-        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero, unknownKeyWait: .milliseconds(50)))
+        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero, unknownKeyInterval: .zero, unknownKeyWait: .milliseconds(50)))
         try await verify(keys, known, provider)
         provider.hold()
         await #expect(throws: RemoteKeySet.Problem.unavailable("no JWKS within 0.05 seconds")) {
@@ -144,7 +144,7 @@ import Testing
     @Test func garbageReplacesNothing() async throws {
         let (known, stranger) = (try await SigningKeySet.generate(), try await SigningKeySet.generate())
         let provider = Provider(known)
-        let observed = Observed(KeySetCachePolicy(floor: .zero))
+        let observed = Observed(KeySetCachePolicy(floor: .zero, unknownKeyInterval: .zero))
         try await verify(observed.keys, known, provider)
         #expect(await observed.nextFetch() == "loaded")
         provider.serve(#"{"keys":[{"kty":"oct","kid":"x","k":"c2VjcmV0"}]}"#)
@@ -157,10 +157,48 @@ import Testing
     @Test func aKidStillUnknownAfterTheFetchIsUnknown() async throws {
         let (known, stranger) = (try await SigningKeySet.generate(), try await SigningKeySet.generate())
         let provider = Provider(known)
-        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero))
+        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero, unknownKeyInterval: .zero))
         try await verify(keys, known, provider)
         await #expect(throws: RemoteKeySet.Problem.unknownKey) { try await verify(keys, stranger, provider) }
         #expect(await keys.fetches == 2)
+    }
+
+    /// A rotation soon after a fetch: the new `kid` is unavailable (503, ask again) until the next fetch is allowed,
+    /// never unknown (401, which would send Office to sign in again); once a fetch may be made, it verifies.
+    @Test func aKidSeenBetweenTwoAllowedFetchesIsUnavailableUntilTheNext() async throws {
+        let (known, rotated) = (try await SigningKeySet.generate(), try await SigningKeySet.generate())
+        let provider = Provider(known)
+        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero, unknownKeyInterval: .seconds(3600)))
+        try await verify(keys, known, provider)
+        provider.serve(rotated)
+        do {
+            try await verify(keys, rotated, provider)
+            Issue.record("verified without a fetch")
+        } catch RemoteKeySet.Problem.unavailable {
+        } catch {
+            Issue.record("\(error) instead of unavailable")
+        }
+        #expect(await keys.fetches == 1)
+
+        let allowed = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero, unknownKeyInterval: .zero))
+        provider.serve(known)
+        try await verify(allowed, known, provider)
+        provider.serve(rotated)
+        try await verify(allowed, rotated, provider)
+        #expect(await allowed.fetches == 2)
+    }
+
+    /// A `kid` that a fetch made after it was asked for did not bring is the token's fault: unknown (401) from then
+    /// on, without another fetch, until the next load.
+    @Test func aKidTheLastFetchDidNotBringStaysUnknownWithoutAnotherFetch() async throws {
+        let (known, stranger) = (try await SigningKeySet.generate(), try await SigningKeySet.generate())
+        let provider = Provider(known)
+        let keys = RemoteKeySet(policy: KeySetCachePolicy(floor: .zero, unknownKeyInterval: .seconds(3600)))
+        // The first request ever fetches; the key set it brings has no such kid.
+        await #expect(throws: RemoteKeySet.Problem.unknownKey) { try await verify(keys, stranger, provider) }
+        await #expect(throws: RemoteKeySet.Problem.unknownKey) { try await verify(keys, stranger, provider) }
+        #expect(await keys.fetches == 1)
+        try await verify(keys, known, provider)
     }
 
     @Test func aForgedSignatureWithAKnownKidIsRefused() async throws {
