@@ -27,33 +27,34 @@ struct IDTokenCheck: Sendable {
 
     /// The JOSE header (RFC 7515 §4) of a compact JWS, checked by `headerRules`; its `kid` picks the key.
     static func header(of token: String) throws(IDTokenProblem) -> (alg: String, kid: String?) {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, token.utf8.count <= 16 * 1024 else { throw .malformed("not a compact JWS") }
-        guard let bytes = Base64URL.decode(String(parts[0])),
-            case .object(let header)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-        else { throw .malformed("the header is not a JSON object with alg") }
+        guard token.utf8.count <= 16 * 1024 else { throw .malformed("not a compact JWS") }
+        let jwt: CompactJWT
+        do throws(JWTProblem) {
+            jwt = try CompactJWT(parsing: token)
+        } catch .notCompactJWS {
+            throw .malformed("not a compact JWS")
+        } catch {
+            throw .malformed("the header is not a JSON object with alg")
+        }
         let alg: String
         do throws(JWTProblem) {
-            alg = try headerRules.check(header)
+            alg = try headerRules.check(jwt.header)
         } catch .invalid(member: "alg", _) {
-            guard case .string(let named)? = header["alg"] else { throw .malformed("the header's alg is not a string") }
+            guard case .string(let named)? = jwt.header["alg"] else { throw .malformed("the header's alg is not a string") }
             throw .unsupportedAlgorithm(String(named.prefix(20)))
         } catch .invalid(let member, let reason) {
             throw .malformed("the header's \(member) \(reason)")
         } catch {
             throw .malformed("the header is not a JSON object with alg")
         }
-        guard case .string(let kid)? = header["kid"] else { return (alg, nil) }
+        guard case .string(let kid)? = jwt.header["kid"] else { return (alg, nil) }
         return (alg, kid)
     }
 
-    /// The payload's claims, unverified (call after the signature check).
+    /// The payload's claims, unverified (call after the signature check), read by the one compact-JWT decoder.
     static func claims(of token: String) throws(IDTokenProblem) -> [String: ClaimValue] {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let bytes = Base64URL.decode(String(parts[1])),
-            let object = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(bytes))
-        else { throw .malformed("the payload is not a JSON object") }
-        return object
+        guard let jwt = try? CompactJWT(parsing: token) else { throw .malformed("the payload is not a JSON object") }
+        return jwt.payload.mapValues(ClaimValue.init)
     }
 
     /// Checks the claims; returns the subject.
@@ -129,6 +130,20 @@ enum ClaimValue: Sendable, Hashable, Decodable {
     case bool(Bool)
     case strings([String])
     case other
+
+    /// The shape of a decoded JSON member (`CompactJWT`'s payload, an introspection answer).
+    init(_ value: JSONValue) {
+        switch value {
+        case .string(let text): self = .string(text)
+        case .integer(let number): self = .number(Double(number))
+        case .number(let number): self = .number(number)
+        case .bool(let flag): self = .bool(flag)
+        case .array(let items):
+            let texts = items.compactMap { item -> String? in if case .string(let text) = item { text } else { nil } }
+            self = texts.count == items.count ? .strings(texts) : .other
+        case .null, .object: self = .other
+        }
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
