@@ -128,24 +128,6 @@ extension BridgeServerApp {
     }
 }
 
-/// Closes the store once graceful shutdown reaches it, i.e. after the HTTP server has drained.
-struct StoreShutdownService: Service {
-    let store: any Store
-    let logger: Logger
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        do {
-            try await store.close()
-            logger.info("store closed")
-        } catch {
-            logger.error("store did not close cleanly", metadata: ["error": "\(error)"])
-        }
-    }
-}
-
-// MARK: Local users
-
 extension BridgeServerApp {
     /// Hashes passwords at the configured bcrypt cost.
     var passwordHasher: PasswordHasher { services.authorizeEnvironment.hasher }

@@ -120,32 +120,6 @@ public final class BridgeMetrics: Sendable {
     }
 }
 
-/// Counts requests by method, route and status, and times them (`http_requests_total`,
-/// `http_request_duration_seconds`).
-struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    let metrics: BridgeMetrics
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            record(request, context: context, status: response.status.code, since: start)
-            return response
-        } catch {
-            // The router's 404 and 405, and any other error answered further out, count under the status it gets.
-            record(request, context: context, status: (error as? any HTTPResponseError)?.status.code ?? 500, since: start)
-            throw error
-        }
-    }
-
-    func record(_ request: Request, context: Context, status: Int, since start: ContinuousClock.Instant) {
-        let route = context.endpointPath ?? "NotFound"  // what Hummingbird's router names a request no route matched
-        metrics.countRequest(
-            method: request.method.rawValue, route: route, status: status,
-            nanoseconds: Int64((ContinuousClock.now - start) / .nanoseconds(1)))
-    }
-}
-
 extension BridgeMetrics {
     /// One request in `http_requests_total` and `http_request_duration_seconds`: the middleware's count of a route's
     /// answer, and `BootstrapAnswers`' of one written before the router.
@@ -154,51 +128,6 @@ extension BridgeMetrics {
         handles.requests.increment()
         handles.duration.recordNanoseconds(nanoseconds)
     }
-}
-
-/// The `http_requests_total` counter and `http_request_duration_seconds` histogram of each label combination, made
-/// once. The registry builds a metric's name and hashes its labels on every `make…` call: with a call per request
-/// the middleware was 3.6% of the server's CPU answering authenticated bootstraps, and 0.9% with the handles kept
-/// (perf record --call-graph dwarf, 64 connections, release builds).
-/// The combinations are few (llhttp parses a fixed set of methods; routes are the router's; statuses are ours);
-/// past `capacity` they are made per request again, as before, so no client can grow this without bound.
-final class RequestMetricHandles: Sendable {
-    struct Labels: Hashable {
-        var method: String
-        var route: String
-        var status: Int
-    }
-
-    struct Handles: Sendable {
-        let requests: Prometheus.Counter
-        let duration: Prometheus.DurationHistogram
-    }
-
-    static let buckets: [Duration] = [.milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2)]
-    let registry: PrometheusCollectorRegistry
-    let capacity: Int
-    private let made = NIOLockedValueBox<[Labels: Handles]>([:])
-
-    init(registry: PrometheusCollectorRegistry, capacity: Int = 1_000) {
-        self.registry = registry
-        self.capacity = capacity
-    }
-
-    func handles(method: String, route: String, status: Int) -> Handles {
-        let labels = Labels(method: method, route: route, status: status)
-        if let handles = made.withLockedValue({ $0[labels] }) { return handles }
-        let handles = Handles(
-            requests: registry.makeCounter(
-                descriptor: BridgeMetrics.httpRequests, labels: [("method", method), ("route", route), ("status", String(status))]),
-            duration: registry.makeDurationHistogram(
-                descriptor: BridgeMetrics.httpDuration, labels: [("route", route)], buckets: Self.buckets))
-        made.withLockedValue { made in
-            if made.count < capacity { made[labels] = handles }
-        }
-        return handles
-    }
-
-    var count: Int { made.withLockedValue(\.count) }
 }
 
 /// A Prometheus counter that follows a total counted elsewhere (the store's, the log writer's): each scrape adds

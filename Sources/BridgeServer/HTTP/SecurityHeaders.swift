@@ -39,57 +39,6 @@ extension HTTPField.Name {
     static let wopiSessionContext = Self("X-WOPI-SessionContext")!
 }
 
-/// The outermost middleware: turns thrown HTTP errors into responses (so every answer, 404s included, gets the
-/// headers), maps anything unexpected to a bare 500 without details, adds the security headers and the request id.
-struct ResponseHardeningMiddleware<Context: RequestContext>: RouterMiddleware {
-    let fields: [HTTPField]
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let response: Response
-        do {
-            response = try await next(request, context)
-        } catch {
-            response = try Self.response(for: error, to: request, context: context)
-        }
-        return Self.hardened(response, fields: fields, context: context)
-    }
-
-    // The work around the `await` lives in functions of its own: an async function's frame holds every temporary
-    // of its body for the whole request, and a connection keeps its deepest frames allocated while it is open.
-    // Inlined here they made this frame 1,968 bytes (the async function pointer's context size).
-
-    @inline(never)
-    static func response(for error: any Error, to request: Request, context: Context) throws -> Response {
-        switch error {
-        case let error as HTTPError:
-            // A one-line text answer, as documented (schemas/openapi.yaml "Text"): the router's bare 404 and 405
-            // included, rather than an empty body without a type or Hummingbird's `{"error":{"message"}}`.
-            var headers = error.headers
-            headers[.contentType] = "text/plain; charset=utf-8"
-            return Response(
-                status: error.status, headers: headers,
-                body: .init(byteBuffer: ByteBuffer(string: (error.body ?? error.status.reasonPhrase.lowercased()) + "\n")))
-        case let error as any HTTPResponseError:
-            return try error.response(from: request, context: context)
-        default:
-            context.logger.error("unexpected error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
-            return Response(status: .internalServerError)
-        }
-    }
-
-    @inline(never)
-    static func hardened(_ response: Response, fields: [HTTPField], context: Context) -> Response {
-        var response = response
-        SecurityHeaders.apply(fields, to: &response.headers)
-        if case .string(let id)? = context.logger[metadataKey: "hb.request.id"] {
-            response.headers[.xRequestID] = id
-        } else if let id = context.logger[metadataKey: "hb.request.id"] {
-            response.headers[.xRequestID] = "\(id)"
-        }
-        return response
-    }
-}
-
 /// Refuses oversized input before any route sees it: a header value over the configured limit gets 431
 /// (RFC 6585 §5), a declared body over the limit 413 (RFC 9110 §15.5.14). Bodies without a length are limited by
 /// the routes that read them (`collect(upTo:)`).

@@ -93,10 +93,8 @@ struct ExternalTokenVerifier: Sendable {
     /// The `kid` of a compact JWS whose header passes `JOSEHeaderRules` with one of the profile's `typ`s (RFC 9068
     /// §2.1, RFC 8725 §3.11); nil when the token is not a JWS at all (an opaque token, for introspection).
     static func jwsHeader(of token: String, profile: IdentityProviderProfile) throws(ExternalTokenRejection) -> Kid? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let bytes = Base64URL.decode(String(parts[0])),
-            case .object(let header)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-        else { return nil }
+        // The one compact-JWT decoder (`CompactJWT`); a token it cannot read is not a JWS: an opaque token.
+        guard let header = (try? CompactJWT(parsing: token))?.header else { return nil }
         let type: String?
         switch header["typ"] {
         case nil: type = nil

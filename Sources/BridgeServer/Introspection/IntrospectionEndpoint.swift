@@ -2,29 +2,6 @@ import BridgeStore
 import Foundation
 import SignInProtocol
 
-/// The RFC 7662 §2.2 answer. Only `active` when the token is not usable.
-struct IntrospectionResponse: Encodable, Equatable {
-    var active: Bool
-    var scope: String?
-    var client_id: String?
-    var token_type: String?
-    var exp: Int?
-    var iat: Int?
-    var sub: String?
-    /// §2.2's human-readable name of the resource owner: a WOPI token's user's sign-in name.
-    var username: String?
-    var aud: String?
-    var iss: String?
-    var jti: String?
-    /// RFC 9449 §6.2: the key a DPoP-bound token is bound to.
-    var cnf: AccessTokenClaims.Confirmation?
-    /// A WOPI access token's WopiSrc (the one file it is for, `GET_NEW_ACCESS_TOKEN`); absent for the ecosystem and
-    /// root container tokens, which are for no one file (docs/wopi-hosts.md).
-    var wopi_src: String?
-
-    static let inactive = IntrospectionResponse(active: false)
-}
-
 /// Token introspection (RFC 7662), for authenticated clients only. A token is reported active only to the client it
 /// was issued to; for anyone else, and for unknown, expired, rotated or revoked tokens, the answer is just
 /// `{"active":false}` (§2.2), so introspection cannot be used to probe other clients' tokens (§4). WOPI access tokens

@@ -27,33 +27,34 @@ struct IDTokenCheck: Sendable {
 
     /// The JOSE header (RFC 7515 §4) of a compact JWS, checked by `headerRules`; its `kid` picks the key.
     static func header(of token: String) throws(IDTokenProblem) -> (alg: String, kid: String?) {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, token.utf8.count <= 16 * 1024 else { throw .malformed("not a compact JWS") }
-        guard let bytes = Base64URL.decode(String(parts[0])),
-            case .object(let header)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-        else { throw .malformed("the header is not a JSON object with alg") }
+        guard token.utf8.count <= 16 * 1024 else { throw .malformed("not a compact JWS") }
+        let jwt: CompactJWT
+        do throws(JWTProblem) {
+            jwt = try CompactJWT(parsing: token)
+        } catch .notCompactJWS {
+            throw .malformed("not a compact JWS")
+        } catch {
+            throw .malformed("the header is not a JSON object with alg")
+        }
         let alg: String
         do throws(JWTProblem) {
-            alg = try headerRules.check(header)
+            alg = try headerRules.check(jwt.header)
         } catch .invalid(member: "alg", _) {
-            guard case .string(let named)? = header["alg"] else { throw .malformed("the header's alg is not a string") }
+            guard case .string(let named)? = jwt.header["alg"] else { throw .malformed("the header's alg is not a string") }
             throw .unsupportedAlgorithm(String(named.prefix(20)))
         } catch .invalid(let member, let reason) {
             throw .malformed("the header's \(member) \(reason)")
         } catch {
             throw .malformed("the header is not a JSON object with alg")
         }
-        guard case .string(let kid)? = header["kid"] else { return (alg, nil) }
+        guard case .string(let kid)? = jwt.header["kid"] else { return (alg, nil) }
         return (alg, kid)
     }
 
-    /// The payload's claims, unverified (call after the signature check).
+    /// The payload's claims, unverified (call after the signature check), read by the one compact-JWT decoder.
     static func claims(of token: String) throws(IDTokenProblem) -> [String: ClaimValue] {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let bytes = Base64URL.decode(String(parts[1])),
-            let object = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(bytes))
-        else { throw .malformed("the payload is not a JSON object") }
-        return object
+        guard let jwt = try? CompactJWT(parsing: token) else { throw .malformed("the payload is not a JSON object") }
+        return jwt.payload.mapValues(ClaimValue.init)
     }
 
     /// Checks the claims; returns the subject.
@@ -85,83 +86,5 @@ struct IDTokenCheck: Sendable {
             throw .malformed("sub is missing or longer than 255 characters")
         }
         return subject
-    }
-}
-
-/// Why an ID token was refused; the log line and the tests name it.
-enum IDTokenProblem: Error, Sendable, Hashable, CustomStringConvertible {
-    case malformed(String)
-    case unsupportedAlgorithm(String)
-    /// No key of the JWKS has the token's `kid`, even after fetching the JWKS again.
-    case unknownKey
-    case badSignature
-    case wrongIssuer(String)
-    case wrongAudience
-    case wrongAuthorizedParty
-    case expired
-    case notYetValid
-    case issuedInTheFuture
-    case issuedTooLongAgo
-    case nonceMismatch
-
-    var description: String {
-        switch self {
-        case .malformed(let what): "malformed ID token: \(what)"
-        case .unsupportedAlgorithm(let alg): "ID token algorithm \(alg) is not ES256 or RS256"
-        case .unknownKey: "ID token signed with a key not in the provider's JWKS"
-        case .badSignature: "ID token signature does not verify"
-        case .wrongIssuer(let iss): "ID token from another issuer (\(iss.prefix(80)))"
-        case .wrongAudience: "ID token for another audience"
-        case .wrongAuthorizedParty: "ID token azp is not our client"
-        case .expired: "ID token expired"
-        case .notYetValid: "ID token not valid yet (nbf)"
-        case .issuedInTheFuture: "ID token issued in the future"
-        case .issuedTooLongAgo: "ID token issued too long ago"
-        case .nonceMismatch: "ID token nonce does not match"
-        }
-    }
-}
-
-/// A JSON claim value, in the shapes the checks and the claim mapping read.
-enum ClaimValue: Sendable, Hashable, Decodable {
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case strings([String])
-    case other
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        // JSONDecoder keeps JSON's types apart: `true` is no number and `1` no boolean.
-        if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([String].self) {
-            self = .strings(value)
-        } else {
-            self = .other
-        }
-    }
-
-    var string: String? { if case .string(let value) = self { value } else { nil } }
-    var number: Double? { if case .number(let value) = self { value } else { nil } }
-    /// `aud` is a string or an array of strings (OpenID Connect Core §2).
-    var strings: [String]? {
-        switch self {
-        case .string(let value): [value]
-        case .strings(let values): values
-        default: nil
-        }
-    }
-    /// `email_verified` is a JSON boolean; some providers send the string "true".
-    var isTrue: Bool {
-        switch self {
-        case .bool(let value): value
-        case .string(let value): value == "true"
-        default: false
-        }
     }
 }

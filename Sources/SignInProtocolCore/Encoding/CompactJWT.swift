@@ -1,8 +1,12 @@
 import Foundation
 
 /// A JWT in the JWS compact serialization (RFC 7515 §7.1, RFC 7519 §3), split and decoded but not verified: the
-/// header and payload as JSON objects, the bytes the signature covers and the signature. The one decoder behind
-/// `DPoPProof` and the client attestation JWTs, so each reads members and judges its header the same way.
+/// header and payload as JSON objects, the bytes the signature covers and the signature. The one decoder of every
+/// JWS another party signs: DPoP proofs, client attestations and their PoPs, upstream ID tokens and a host identity
+/// provider's access tokens, so each reads members and judges its header the same way. Our own access tokens are
+/// verified by jwt-kit against our key collection; these are not, because their header must be judged before any key
+/// is chosen (a DPoP proof's key is in its own header, RFC 9449 §4.2; `typ` and `crit`, RFC 7515 §4.1.11) and this
+/// module links no crypto.
 public struct CompactJWT: Sendable, Hashable {
     public var header: [String: JSONValue]
     public var payload: [String: JSONValue]

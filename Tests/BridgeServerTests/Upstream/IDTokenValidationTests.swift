@@ -84,8 +84,11 @@ import Testing
     }
 
     @Test func algorithmsOtherThanES256AndRS256AreRefusedBeforeAnyKeyIsRead() throws {
+        // An unsecured JWT (RFC 7519 §6) has an empty signature: no compact JWS at all for the one JWT decoder.
         let none = Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + Base64URL.encode(Array("{}".utf8)) + "."
-        #expect(throws: IDTokenProblem.unsupportedAlgorithm("none")) { try IDTokenCheck.header(of: none) }
+        #expect(throws: IDTokenProblem.malformed("not a compact JWS")) { try IDTokenCheck.header(of: none) }
+        let noneSigned = Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + ".e30.sig"
+        #expect(throws: IDTokenProblem.unsupportedAlgorithm("none")) { try IDTokenCheck.header(of: noneSigned) }
         let hs = Base64URL.encode(Array(#"{"alg":"HS256","kid":"k"}"#.utf8)) + ".e30.sig"
         #expect(throws: IDTokenProblem.unsupportedAlgorithm("HS256")) { try IDTokenCheck.header(of: hs) }
         #expect(throws: IDTokenProblem.malformed("not a compact JWS")) { try IDTokenCheck.header(of: "a.b") }
