@@ -29,14 +29,19 @@ struct ExternalTokenVerifier: Sendable {
     /// The identity of a token accepted before and still usable at `now`; nil otherwise. Nothing awaited.
     func remembered(_ token: String, at now: Date) -> ExternalIdentity? {
         guard case .accepted(let identity)? = cache.verdict(for: token, at: now), identity.usableUntil > now else { return nil }
+        connection.events(.verdictKept)
         return identity
     }
 
     func identity(for token: String, at now: Date) async throws(ExternalTokenRejection) -> ExternalIdentity {
         switch cache.verdict(for: token, at: now) {
-        case .accepted(let identity)?: return identity
-        case .refused(let rejection)?: throw rejection
-        case nil: break
+        case .accepted(let identity)?:
+            connection.events(.verdictKept)
+            return identity
+        case .refused(let rejection)?:
+            connection.events(.verdictKept)
+            throw rejection
+        case nil: connection.events(.verdictChecked)
         }
         guard token.utf8.count <= Self.maxTokenBytes else { throw .malformed("over \(Self.maxTokenBytes) bytes") }
         if let kid = try Self.jwsHeader(of: token, profile: profile) {

@@ -21,7 +21,14 @@ actor IdentityProviderConnection {
     private var metadataCache: (document: IdentityProviderMetadata, fetchedAt: ContinuousClock.Instant)?
     private var lastFailure: (reason: String, at: ContinuousClock.Instant)?
 
-    init(settings: IdentityProviderSettings, http: UpstreamHTTP, keys: RemoteKeySet, environment: [String: String]) {
+    /// Where calls and kept verdicts are counted (`IdentityProviderMetrics`); read without the actor.
+    nonisolated let events: @Sendable (IdentityProviderMetrics.Event) -> Void
+
+    init(
+        settings: IdentityProviderSettings, http: UpstreamHTTP, keys: RemoteKeySet, environment: [String: String],
+        events: @escaping @Sendable (IdentityProviderMetrics.Event) -> Void = { _ in }
+    ) {
+        self.events = events
         self.settings = settings
         self.profile = IdentityProviderProfile.named(settings.profile)
         self.http = http
@@ -42,9 +49,11 @@ actor IdentityProviderConnection {
             let document = try await fetchMetadata()
             metadataCache = (document, .now)
             lastFailure = nil
+            events(.discovery(loaded: true, reason: nil))
             return document
         } catch {
             lastFailure = ("\(error)", .now)
+            events(.discovery(loaded: false, reason: "\(error)"))
             if let metadataCache { return metadataCache.document }
             throw .unavailable("\(error)")
         }
@@ -115,20 +124,30 @@ actor IdentityProviderConnection {
         do {
             answer = try await http.postForm(endpoint, form, basic: (introspection.clientId, secret), timeout: timeoutSeconds)
         } catch {
+            events(.introspection(outcome: "failed", reason: "\(error)"))
             throw .unavailable("\(error)")
         }
         // A 401 is our client refused: the provider's configuration, not the token's fault.
         guard answer.status == 200, let members = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(answer.body))
-        else { throw .unavailable("introspection answered \(answer.status)") }
+        else {
+            events(.introspection(outcome: "failed", reason: "introspection answered \(answer.status)"))
+            throw .unavailable("introspection answered \(answer.status)")
+        }
+        events(.introspection(outcome: members["active"] == .bool(true) ? "active" : "inactive", reason: nil))
         return members
     }
 
     /// UserInfo with the token itself (OpenID Connect Core §5.3.1); nil when the provider has none or refuses it.
     func userInfo(_ token: String) async -> [String: ClaimValue]? {
-        guard let endpoint = try? await metadata().userinfoEndpoint,
-            let answer = try? await http.get(endpoint, bearer: token, timeout: timeoutSeconds), answer.status == 200
-        else { return nil }
-        return try? JSONDecoder().decode([String: ClaimValue].self, from: Data(answer.body))
+        guard let endpoint = try? await metadata().userinfoEndpoint else { return nil }
+        guard let answer = try? await http.get(endpoint, bearer: token, timeout: timeoutSeconds), answer.status == 200,
+            let claims = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(answer.body))
+        else {
+            events(.userInfo(ok: false))
+            return nil
+        }
+        events(.userInfo(ok: true))
+        return claims
     }
 }
 
@@ -139,10 +158,12 @@ extension IdentityProviderConnection {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> IdentityProviderConnection? {
         guard let settings = configuration.identityProvider, let client = providers.client else { return nil }
-        let events = metrics.map { KeySetMetrics(source: "identityProvider", metrics: $0) }
+        let keyEvents = metrics.map { KeySetMetrics(source: "identityProvider", metrics: $0) }
+        let calls = metrics.map { IdentityProviderMetrics(metrics: $0) }
         return IdentityProviderConnection(
             settings: settings, http: UpstreamHTTP(client: client),
-            keys: RemoteKeySet(events: { event in events?.record(event) }), environment: environment)
+            keys: RemoteKeySet(events: { event in keyEvents?.record(event) }), environment: environment,
+            events: { event in calls?.record(event) })
     }
 
     /// Nil once the provider's JWKS is loaded; else why not. Loads it when it never was (readiness asks early).

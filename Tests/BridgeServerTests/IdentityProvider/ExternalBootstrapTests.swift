@@ -238,6 +238,12 @@ struct ExternalBootstrapTests {
                 configured.clock.advance(by: 61)
                 #expect(try await Self.bootstrap(client, FakeIdentityProvider.activeOpaqueToken).status == .ok)
                 #expect(provider.introspections.withLockedValue { $0 } == 3)
+                // The calls and the kept verdicts are on /metrics.
+                let metrics = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+                #expect(metrics.contains(#"signin_bridge_identity_provider_calls_total{call="introspection",outcome="active"} 2"#), "\(metrics)")
+                #expect(metrics.contains(#"signin_bridge_identity_provider_calls_total{call="introspection",outcome="inactive"} 1"#))
+                #expect(metrics.contains(#"signin_bridge_identity_provider_verdicts_total{result="kept"} 1"#))
+                #expect(metrics.contains(#"signin_bridge_identity_provider_verdicts_total{result="checked"} 3"#))
             }
         }
     }
