@@ -24,7 +24,7 @@ from flows import wopi  # noqa: E402
 from flows.bridge import Server, free_port, request, write_config  # noqa: E402
 from flows.tally import check, tally  # noqa: E402
 from idp import glewlwyd as glewlwyd_idp  # noqa: E402
-from idp.django_toolkit import DjangoToolkit, RESOURCE_SERVER  # noqa: E402
+from idp.django_toolkit import DjangoToolkit, bridge_block  # noqa: E402
 from idp.django_toolkit import OFFICE as DOT_OFFICE, USER as DOT_USER  # noqa: E402
 from jwcrypto import jwk, jwt  # noqa: E402
 from jwcrypto.common import base64url_decode  # noqa: E402
@@ -251,19 +251,7 @@ def with_django_toolkit(binary, work: Path):
         metadata_url = provider.base + "/.well-known/oauth-authorization-server/o"
         oauth = office_client(metadata_url, provider.issuer, DOT_OFFICE)
         metadata = oauth.session.get(metadata_url, timeout=30).json()
-        # Its introspection answer names the person by `username` only (no sub, no name), so that claim fills all three.
-        bridge, port = start_bridge(binary, work, f"""
-identityProvider:
-  issuer: {provider.issuer}
-  profile: generic
-  requiredScope: wopi
-  clockSkewSeconds: 60
-  allowInsecureHTTP: true
-  metadataURL: {metadata_url}
-  introspection: {{ clientId: {RESOURCE_SERVER[0]}, clientSecret: {RESOURCE_SERVER[1]}, cacheSeconds: 300 }}
-  claims: {{ userId: username, signInName: username, friendlyName: username }}
-  userInfo: false
-""")
+        bridge, port = start_bridge(binary, work, bridge_block(provider, metadata_url))
         check_challenge(name, port, metadata)
 
         token = signed_in(provider, oauth, "openid profile wopi")

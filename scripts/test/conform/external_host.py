@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from external_idp import WOPI_SRC, start_bridge  # noqa: E402
 from flows.bridge import free_port  # noqa: E402
 from flows.tally import check, tally  # noqa: E402
-from idp.django_toolkit import OFFICE, RESOURCE_SERVER, USER, DjangoToolkit  # noqa: E402
+from idp.django_toolkit import OFFICE, USER, DjangoToolkit, bridge_block  # noqa: E402
 
 # check id -> status the suite reports (django-oauth-toolkit 3.4.1 behind our bootstrapper). Every non-PASS is judged
 # in docs/conformance.md. Checks not listed must PASS or SKIP.
@@ -38,22 +38,6 @@ EXPECTED = {
 MUST_PASS = ["challenge.endpoints", "challenge.token-endpoint-public", "authorize.sign-in", "token.response-shape",
              "refresh.rotation", "refresh.without-scope", "openid.discovery", "metadata.consistent"]
 MUST_PASS_GROUPS = ("challenge", "bootstrap", "ecosystem")
-
-
-def bridge_block(provider: DjangoToolkit, metadata_url: str) -> str:
-    # The toolkit's introspection answer names the person by `username` only, so that claim fills all three.
-    return f"""
-identityProvider:
-  issuer: {provider.issuer}
-  profile: generic
-  requiredScope: wopi
-  clockSkewSeconds: 60
-  allowInsecureHTTP: true
-  metadataURL: {metadata_url}
-  introspection: {{ clientId: {RESOURCE_SERVER[0]}, clientSecret: {RESOURCE_SERVER[1]}, cacheSeconds: 300 }}
-  claims: {{ userId: username, signInName: username, friendlyName: username }}
-  userInfo: false
-"""
 
 
 def run_suite(binary: str, work: Path):

@@ -158,3 +158,22 @@ urlpatterns = []
 def install_urls():
     global urlpatterns
     urlpatterns = urlpatterns_for()
+
+
+def bridge_block(provider: "DjangoToolkit", metadata_url: str) -> str:
+    """SignInBridge's `identityProvider:` block in front of this toolkit: opaque tokens through its RFC 7662
+    introspection (RESOURCE_SERVER authenticates), read from `metadata_url` (its RFC 8414 document, the one that names
+    introspection_endpoint). Its introspection answer names the person by `username` only, so that claim fills all
+    three names and UserInfo is off."""
+    return f"""
+identityProvider:
+  issuer: {provider.issuer}
+  profile: generic
+  requiredScope: wopi
+  clockSkewSeconds: 60
+  allowInsecureHTTP: true
+  metadataURL: {metadata_url}
+  introspection: {{ clientId: {RESOURCE_SERVER[0]}, clientSecret: {RESOURCE_SERVER[1]}, cacheSeconds: 300 }}
+  claims: {{ userId: username, signInName: username, friendlyName: username }}
+  userInfo: false
+"""
