@@ -23,7 +23,7 @@ extension PostgresStore {
             SELECT * FROM app_to_app_requests
             WHERE reference_digest = \(reference.hex) AND decided_at IS NULL AND expires_at > \(Milliseconds.from(now))
             """
-        ).first.map(Self.appToAppRequest)
+        ).first.map({ try $0.appToAppRequest() })
     }
 
     public func decideAppToApp(
@@ -48,7 +48,7 @@ extension PostgresStore {
             """
         ).first
         guard let row else { return .unknown }
-        var record = try Self.appToAppRequest(row)
+        var record = try row.appToAppRequest()
         if try row.int("won") == 1 {
             record.decidedAt = now
             record.userID = userID
@@ -75,7 +75,7 @@ extension PostgresStore {
             guard
                 var record = try await first(
                     "SELECT * FROM app_to_app_requests WHERE reference_digest = \(reference.hex) FOR UPDATE"
-                ).map(Self.appToAppRequest)
+                ).map({ try $0.appToAppRequest() })
             else { return .unknown }
             if record.decidedAt != nil { return .alreadyDecided }
             if record.expiresAt <= now { return .expired }
@@ -89,7 +89,7 @@ extension PostgresStore {
                     DELETE FROM pending_authorizations
                     WHERE digest = \(record.interactionDigest.hex) AND expires_at > \(nowMS) RETURNING *
                     """
-                ).map(Self.pendingAuthorization)
+                ).map({ try $0.pendingAuthorization() })
             else { return .expired }
             let previous = try await first(
                 "SELECT scope, granted_at FROM consents WHERE user_id = \(userID) AND client_id = \(pending.clientID)"
@@ -143,7 +143,7 @@ extension PostgresStore {
             """
         ).first
         guard let row else { return .unknown }
-        var record = try Self.appToAppRequest(row)
+        var record = try row.appToAppRequest()
         if try row.int("won") == 1 {
             record.resumedAt = now
             return .resumed(record)
@@ -153,14 +153,5 @@ extension PostgresStore {
         guard record.userID != nil, record.expiresAt > now, let parkedBy else { return .expired }
         if parkedBy != browser?.hex { return .otherBrowser }
         return .alreadyUsed  // a concurrent resume won between the snapshot and the UPDATE
-    }
-
-    static func appToAppRequest(_ row: PostgresRandomAccessRow) throws -> AppToAppRequestRecord {
-        AppToAppRequestRecord(
-            referenceDigest: try row.digest("reference_digest"), interactionDigest: try row.digest("interaction_digest"),
-            clientID: try row.text("client_id"), payload: try row.text("payload"), createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at"), userID: try row.optionalText("user_id"),
-            resumeDigest: try row.optionalText("resume_digest").flatMap(TokenDigest.init(hex:)),
-            decidedAt: try row.optionalDate("decided_at"), resumedAt: try row.optionalDate("resumed_at"))
     }
 }

@@ -39,7 +39,7 @@ extension PostgresStore {
             """
         ).first
         guard let row else { return .unknown }
-        let record = try Self.authSession(row)
+        let record = try row.authSession()
         if let refusal = record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) {
             return refusal
         }
@@ -52,7 +52,7 @@ extension PostgresStore {
     ) async throws -> AuthSessionTaking {
         guard let row = try await rows(Subject("auth session"), "SELECT * FROM auth_sessions WHERE digest = \(digest.hex)").first
         else { return .unknown }
-        let record = try Self.authSession(row)
+        let record = try row.authSession()
         return record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) ?? .taken(record)
     }
 
@@ -69,7 +69,7 @@ extension PostgresStore {
                     "SELECT * FROM auth_sessions WHERE digest = \(presented.hex) FOR UPDATE", logger: logger
                 ).collect().first?.makeRandomAccess()
                 guard let row else { return .refused(.unknown) }
-                let record = try Self.authSession(row)
+                let record = try row.authSession()
                 let refusal = record.refusal(clientID: next.clientID, dpopKeyThumbprint: next.dpopKeyThumbprint, at: now)
                 if refusal == nil || refusal == .expired {
                     try await tx.query("DELETE FROM auth_sessions WHERE digest = \(presented.hex)", logger: logger)
@@ -87,17 +87,6 @@ extension PostgresStore {
             }
             return .continued(continuation)
         }
-    }
-
-    static func authSession(_ row: PostgresRandomAccessRow) throws -> AuthSessionRecord {
-        AuthSessionRecord(
-            digest: try row.digest("digest"), clientID: try row.text("client_id"),
-            interaction: try row.digest("interaction_digest"), browser: try row.digest("browser_digest"),
-            session: try row.optionalText("session_digest").flatMap(TokenDigest.init(hex:)),
-            appToAppReference: try row.optionalText("app_to_app_reference").flatMap(TokenDigest.init(hex:)),
-            signInName: try row.optionalText("sign_in_name"),
-            dpopKeyThumbprint: try row.optionalText("dpop_jkt"), createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at"))
     }
 
     public func authSessionClient(_ digest: TokenDigest) async throws -> String? {
@@ -132,7 +121,7 @@ extension PostgresStore {
         ).first
         guard let row else { return .gone }
         if let userID = try row.optionalText("approved_user") { return .approved(userID: userID) }
-        let record = try Self.appToAppRequest(row)
+        let record = try row.appToAppRequest()
         guard record.resumedAt == nil, record.expiresAt > now else { return .gone }
         if record.decidedAt == nil { return .undecided }
         return record.userID == nil ? .denied : .gone  // approved, and a concurrent call took it first

@@ -69,7 +69,7 @@ extension PostgresStore {
         _ row: PostgresRandomAccessRow?, issue: CodeIssue, at now: Date
     ) throws -> AuthorizationContinuation {
         guard let row else { return .unknown }
-        let pending = try Self.pendingAuthorization(row)
+        let pending = try row.pendingAuthorization()
         guard try row.int("mine") == 1 else { return .otherBrowser(pending) }
         guard try row.optionalText("u_id") != nil else { return .progress(pending, .needsSignIn) }
         let user = try Self.user(row, prefix: "u_")
@@ -104,7 +104,7 @@ extension PostgresStore {
             """
         ).first
         guard let row else { return SignInPreparation(pending: nil, user: nil, failures: [:]) }
-        let pending = try row.optionalText("digest") == nil ? nil : try Self.pendingAuthorization(row)
+        let pending = try row.optionalText("digest") == nil ? nil : try row.pendingAuthorization()
         let user = try row.optionalText("u_id") == nil ? nil : try Self.user(row, prefix: "u_")
         let counts = try row["failure_counts"].decode([Int64].self)
         var failures: [String: Int] = [:]

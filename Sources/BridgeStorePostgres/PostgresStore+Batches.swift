@@ -89,20 +89,9 @@ extension PostgresStore {
         for row in rows {
             let place = try row.int("n") - 1
             answers[place] = Result {
-                RedeemedInBatch(code: try Self.redeemedCode(row, digest: items[place].digest), grant: try row.grant())
+                RedeemedInBatch(code: try row.authorizationCode(digest: items[place].digest), grant: try row.grant(prefix: "g_"))
             }
         }
         return answers
-    }
-
-    /// A consumed code as `CodeRedemptionQuery` and `RedemptionBatchQuery` answer it.
-    static func redeemedCode(_ row: PostgresRandomAccessRow, digest: TokenDigest) throws -> AuthorizationCodeRecord {
-        AuthorizationCodeRecord(
-            digest: digest, grantID: GrantID(try row.text("grant_id")), clientID: try row.text("client_id"),
-            redirectURI: try row.text("redirect_uri"), codeChallenge: try row.optionalText("code_challenge"),
-            codeChallengeMethod: try row.optionalText("code_challenge_method"), scope: try row.text("scope"),
-            issuedAt: try row.date("issued_at"), expiresAt: try row.date("expires_at"),
-            nonce: try row.optionalText("nonce"), authTime: try row.optionalDate("auth_time"),
-            dpopKeyThumbprint: try row.optionalText("dpop_jkt"))
     }
 }

@@ -30,7 +30,7 @@ extension PostgresStore {
             """
             SELECT * FROM pending_authorizations WHERE digest = \(digest.hex) AND expires_at > \(Milliseconds.from(now))
             """
-        ).first.map(Self.pendingAuthorization)
+        ).first.map({ try $0.pendingAuthorization() })
     }
 
     public func takePendingAuthorization(_ digest: TokenDigest, at now: Date) async throws -> PendingAuthorizationRecord? {
@@ -42,26 +42,7 @@ extension PostgresStore {
             DELETE FROM pending_authorizations
             WHERE digest = \(digest.hex) AND expires_at > \(Milliseconds.from(now)) RETURNING *
             """
-        ).first.map(Self.pendingAuthorization)
-    }
-
-    static func pendingAuthorization(_ row: PostgresRandomAccessRow) throws -> PendingAuthorizationRecord {
-        guard let consent = AuthorizationTerms.Consent(rawValue: try row.text("consent")) else {
-            throw UnexpectedColumnValue(column: "consent")
-        }
-        return PendingAuthorizationRecord(
-            digest: try row.digest("digest"), clientID: try row.text("client_id"),
-            browserDigest: try row.digest("browser_digest"), csrfDigest: try row.digest("csrf_digest"),
-            payload: try row.text("payload"),
-            terms: AuthorizationTerms(
-                redirectURI: try row.text("redirect_uri"), scope: try row.text("scope"),
-                codeChallenge: try row.optionalText("code_challenge"),
-                codeChallengeMethod: try row.optionalText("code_challenge_method"),
-                sessionContext: try row.optionalText("session_context"), consent: consent,
-                signInAfter: try row.optionalDate("sign_in_after"),
-                maxAgeSeconds: try row.optionalInt64("max_age_seconds").map { Int($0) },
-                nonce: try row.optionalText("nonce"), dpopKeyThumbprint: try row.optionalText("dpop_jkt")),
-            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
+        ).first.map({ try $0.pendingAuthorization() })
     }
 }
 

@@ -81,13 +81,13 @@ extension PostgresStore {
                     deviceSession: writes.deviceSession)
             ).first
         else { return .unknown }
-        var grant = try row.grant()
+        var grant = try row.grant(prefix: "g_")
         if try row.int("consumed") == 1 {
             if try row.int("context") == 1, let sessionContext {
                 grant.sessionContext = sessionContext
                 noteChange()
             }
-            return .redeemed(try Self.redeemedCode(row, digest: digest), grant)
+            return .redeemed(try row.authorizationCode(digest: digest), grant)
         }
         // The order of the SQLite store: a replay first (even after expiry), then revocation, then expiry.
         if try row.optionalInt64("redeemed_at") == nil {

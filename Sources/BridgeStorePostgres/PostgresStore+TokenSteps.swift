@@ -77,10 +77,8 @@ extension PostgresStore {
                 """
             ).first
         else { return .unknown }
-        var grant = try row.grant()
-        let previous = RefreshTokenRecord(
-            digest: request.presented, grantID: grant.id, clientID: try row.text("client_id"),
-            scope: try row.text("scope"), issuedAt: try row.date("issued_at"), expiresAt: try row.optionalDate("expires_at"))
+        var grant = try row.grant(prefix: "g_")
+        let previous = try row.refreshToken(digest: request.presented, grantID: grant.id)
         guard previous.clientID == request.clientID else { return .otherClient(previous) }
         guard let accessScope = ScopeNarrowing.narrowed(requested: request.requestedScope, granted: previous.scope)
         else { return .scopeTooWide(previous) }
@@ -116,7 +114,7 @@ extension PostgresStore {
         let nowMS = Milliseconds.from(now)
         guard let row = try await rows(Subject("bootstrap"), BootstrapQuery(step: step, now: nowMS)).first
         else { return .unknown }
-        var grant = try row.grant()
+        var grant = try row.grant(prefix: "g_")
         if try row.int("live") > 0, try row.optionalText("u_id") != nil {
             if try row.int("context") == 1, let context = step.sessionContext {
                 grant.sessionContext = context

@@ -21,13 +21,7 @@ extension PostgresStore {
         guard
             let row = try await rows(Subject("access token"), AccessTokenStatusQuery(tokenID: tokenID)).first
         else { return .unknown }
-        let grant = try row.grant()
-        if try grant.revokedAt != nil || row.optionalInt64("token_revoked_at") != nil { return .revoked }
-        let expiresAt = try row.date("expires_at")
-        if expiresAt <= now { return .expired }
-        return .active(
-            AccessTokenRecord(tokenID: tokenID, grantID: grant.id, issuedAt: try row.date("issued_at"), expiresAt: expiresAt),
-            grant)
+        return try row.accessTokenStatus(tokenID: tokenID, at: now)
     }
 
     public func revokeAccessToken(tokenID: String, at now: Date) async throws -> Bool {
@@ -119,15 +113,7 @@ extension PostgresStore {
         -> RefreshTokenStatus
     {
         guard let row else { return .unknown }
-        let grant = try row.grant()
-        let record = RefreshTokenRecord(
-            digest: digest, grantID: grant.id, clientID: try row.text("client_id"), scope: try row.text("scope"),
-            issuedAt: try row.date("issued_at"), expiresAt: try row.optionalDate("expires_at"))
-        // Same order as `rotateRefreshToken`: a replay is a replay even after revocation or expiry.
-        if try row.optionalInt64("rotated_at") != nil { return .rotated(record) }
-        if grant.revokedAt != nil { return .revoked(record) }
-        if let expiresAt = record.expiresAt, expiresAt <= now { return .expired(record) }
-        return .active(record, grant)
+        return try row.refreshTokenStatus(digest: digest, at: now)
     }
 }
 

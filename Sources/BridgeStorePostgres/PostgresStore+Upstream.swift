@@ -38,7 +38,7 @@ extension PostgresStore {
                     "SELECT * FROM upstream_logins WHERE state_digest = \(state.hex) FOR UPDATE", logger: logger
                 ).collect().first?.makeRandomAccess()
             else { return .unknown }
-            var login = try Self.upstreamLogin(row)
+            var login = try row.upstreamLogin()
             if login.usedAt != nil { return .replayed }
             guard login.expiresAt > now else { return .expired }
             login.usedAt = now
@@ -49,7 +49,7 @@ extension PostgresStore {
             if let id = login.brokerSessionID {
                 broker = try await tx.query(
                     "SELECT * FROM broker_sessions WHERE digest = \(TokenDigest(of: id).hex)", logger: logger
-                ).collect().first.map { try Self.brokerSession($0.makeRandomAccess()) }
+                ).collect().first.map { try $0.makeRandomAccess().brokerSession() }
             }
             return .taken(login, broker: broker)
         }
@@ -121,7 +121,7 @@ extension PostgresStore {
                     "SELECT * FROM broker_sessions WHERE digest = \(digest.hex) FOR UPDATE", logger: logger
                 ).collect().first?.makeRandomAccess()
             else { return .unknown }
-            var session = try Self.brokerSession(row)
+            var session = try row.brokerSession()
             if session.redeemedAt != nil { return .replayed }
             guard session.expiresAt > now else { return .expired }
             let burn = "UPDATE broker_sessions SET redeemed_at = \(nowMS) WHERE digest = \(digest.hex)" as PostgresQuery
@@ -179,26 +179,5 @@ extension PostgresStore {
         return try await withConnection(subject) { connection in
             try await connection.withTransaction(logger: logger) { tx in try await body(tx, logger) }
         }
-    }
-
-    static func upstreamLogin(_ row: PostgresRandomAccessRow) throws -> UpstreamLoginRecord {
-        UpstreamLoginRecord(
-            stateDigest: try row.digest("state_digest"), upstreamID: try row.text("upstream_id"),
-            nonceDigest: try row.digest("nonce_digest"), codeVerifier: try row.text("code_verifier"),
-            interactionID: try row.optionalText("interaction_id"),
-            browserDigest: try row.optionalText("browser_digest").flatMap(TokenDigest.init(hex:)),
-            brokerSessionID: try row.optionalText("broker_session_id"),
-            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-            usedAt: try row.optionalDate("used_at"))
-    }
-
-    static func brokerSession(_ row: PostgresRandomAccessRow) throws -> BrokerSessionRecord {
-        BrokerSessionRecord(
-            digest: try row.digest("digest"), upstreamID: try row.text("upstream_id"),
-            clientID: try row.text("client_id"), redirectURI: try row.text("redirect_uri"),
-            codeChallenge: try row.text("code_challenge"), createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at"), userID: try row.optionalText("user_id"),
-            completedAt: try row.optionalDate("completed_at"), redeemedAt: try row.optionalDate("redeemed_at"),
-            failure: try row.optionalText("failure"))
     }
 }

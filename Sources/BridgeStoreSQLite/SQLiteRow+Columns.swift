@@ -1,15 +1,10 @@
 import BridgeStore
 import Foundation
 
-/// A column had an unexpected type or was missing: the file was changed outside SignInBridge.
-struct SQLiteColumnError: Error, CustomStringConvertible {
-    let column: String
-    var description: String { "column \(column) is missing or has an unexpected type" }
-}
-
-extension SQLiteRow {
+/// A column missing or of an unexpected type is `StoreColumnError`: the file was changed outside SignInBridge.
+extension SQLiteRow: StoreRow {
     func text(_ name: String) throws -> String {
-        guard case .text(let value)? = column(name) else { throw SQLiteColumnError(column: name) }
+        guard case .text(let value)? = column(name) else { throw StoreColumnError(column: name) }
         return value
     }
 
@@ -17,12 +12,12 @@ extension SQLiteRow {
         switch column(name) {
         case .text(let value)?: value
         case .null?: nil
-        default: throw SQLiteColumnError(column: name)
+        default: throw StoreColumnError(column: name)
         }
     }
 
     func int64(_ name: String) throws -> Int64 {
-        guard case .integer(let value)? = column(name) else { throw SQLiteColumnError(column: name) }
+        guard case .integer(let value)? = column(name) else { throw StoreColumnError(column: name) }
         return Int64(value)
     }
 
@@ -30,7 +25,7 @@ extension SQLiteRow {
         switch column(name) {
         case .integer(let value)?: Int64(value)
         case .null?: nil
-        default: throw SQLiteColumnError(column: name)
+        default: throw StoreColumnError(column: name)
         }
     }
 

@@ -25,7 +25,7 @@ extension SQLiteStore {
             WHERE reference_digest = ? AND decided_at IS NULL AND expires_at > ?
             """,
             [.text(reference.hex), .millis(now)]
-        ).first.map(Self.appToAppRequest)
+        ).first.map({ try $0.appToAppRequest() })
     }
 
     public func decideAppToApp(
@@ -63,7 +63,7 @@ extension SQLiteStore {
                 let pending = try tx.query(
                     "SELECT * FROM pending_authorizations WHERE digest = ? AND expires_at > ?",
                     [.text(record.interactionDigest.hex), .millis(now)]
-                ).first.map(Self.pendingAuthorization)
+                ).first.map({ try $0.pendingAuthorization() })
             else { return .expired }
             guard let user = try tx.query("SELECT * FROM users WHERE id = ?", [.text(userID)]).first.map({ try Self.user($0) })
             else { return .unknown }
@@ -98,7 +98,7 @@ extension SQLiteStore {
         guard
             let record = try tx.query(
                 "SELECT * FROM app_to_app_requests WHERE reference_digest = ?", [.text(reference.hex)]
-            ).first.map(Self.appToAppRequest)
+            ).first.map({ try $0.appToAppRequest() })
         else { return .unknown }
         if record.decidedAt != nil { return .alreadyDecided }
         if record.expiresAt <= now { return .expired }
@@ -120,7 +120,7 @@ extension SQLiteStore {
                     [.millis(now), .text(resume.hex)]
                 ).first
             else { return .unknown }
-            var record = try Self.appToAppRequest(row)
+            var record = try row.appToAppRequest()
             if record.resumedAt != nil { return .alreadyUsed }
             guard let userID = record.userID, record.expiresAt > now,
                 let parkedBy = try row.optionalText("p_browser_digest")
@@ -134,22 +134,5 @@ extension SQLiteStore {
                 SessionRecord(digest: session, userID: userID, createdAt: now, expiresAt: sessionExpiresAt), in: tx)
             return .resumed(record)
         }
-    }
-
-    static func appToAppRequest(_ row: SQLiteRow) throws -> AppToAppRequestRecord {
-        func digest(_ column: String) throws -> TokenDigest? {
-            guard let hex = try row.optionalText(column) else { return nil }
-            guard let digest = TokenDigest(hex: hex) else { throw SQLiteColumnError(column: column) }
-            return digest
-        }
-        guard let referenceDigest = try digest("reference_digest"),
-            let interactionDigest = try digest("interaction_digest")
-        else { throw SQLiteColumnError(column: "reference_digest") }
-        return AppToAppRequestRecord(
-            referenceDigest: referenceDigest, interactionDigest: interactionDigest, clientID: try row.text("client_id"),
-            payload: try row.text("payload"), createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at"), userID: try row.optionalText("user_id"),
-            resumeDigest: try digest("resume_digest"), decidedAt: try row.optionalDate("decided_at"),
-            resumedAt: try row.optionalDate("resumed_at"))
     }
 }

@@ -36,7 +36,7 @@ extension SQLiteStore {
     ) throws -> AuthSessionTaking {
         guard let row = try tx.query("SELECT * FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]).first
         else { return .unknown }
-        let record = try Self.authSession(row)
+        let record = try row.authSession()
         if let refusal = record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) {
             if refusal == .expired { try tx.query("DELETE FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]) }
             return refusal
@@ -50,7 +50,7 @@ extension SQLiteStore {
     ) async throws -> AuthSessionTaking {
         guard let row = try await read("SELECT * FROM auth_sessions WHERE digest = ?", [.text(digest.hex)]).first
         else { return .unknown }
-        let record = try Self.authSession(row)
+        let record = try row.authSession()
         return record.refusal(clientID: clientID, dpopKeyThumbprint: dpopKeyThumbprint, at: now) ?? .taken(record)
     }
 
@@ -83,7 +83,7 @@ extension SQLiteStore {
                 let record = try tx.query(
                     "SELECT * FROM app_to_app_requests WHERE reference_digest = ? AND interaction_digest = ?",
                     [.text(reference.hex), .text(interaction.hex)]
-                ).first.map(Self.appToAppRequest),
+                ).first.map({ try $0.appToAppRequest() }),
                 record.resumedAt == nil, record.expiresAt > now
             else { return .gone }
             if record.decidedAt == nil { return .undecided }
@@ -95,22 +95,5 @@ extension SQLiteStore {
                 SessionRecord(digest: session, userID: userID, createdAt: now, expiresAt: sessionExpiresAt), in: tx)
             return .approved(userID: userID)
         }
-    }
-
-    static func authSession(_ row: SQLiteRow) throws -> AuthSessionRecord {
-        func digest(_ column: String) throws -> TokenDigest? {
-            guard let hex = try row.optionalText(column) else { return nil }
-            guard let digest = TokenDigest(hex: hex) else { throw SQLiteColumnError(column: column) }
-            return digest
-        }
-        guard let own = try digest("digest"), let interaction = try digest("interaction_digest"),
-            let browser = try digest("browser_digest")
-        else { throw SQLiteColumnError(column: "digest") }
-        return AuthSessionRecord(
-            digest: own, clientID: try row.text("client_id"), interaction: interaction, browser: browser,
-            session: try digest("session_digest"), appToAppReference: try digest("app_to_app_reference"),
-            signInName: try row.optionalText("sign_in_name"),
-            dpopKeyThumbprint: try row.optionalText("dpop_jkt"), createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at"))
     }
 }

@@ -33,7 +33,7 @@ extension SQLiteStore {
             let pending = try tx.query(
                 "SELECT * FROM pending_authorizations WHERE digest = ? AND expires_at > ?",
                 [.text(interaction.hex), .millis(now)]
-            ).first.map(Self.pendingAuthorization)
+            ).first.map({ try $0.pendingAuthorization() })
         else { return .unknown }
         guard browser == pending.browserDigest else { return .otherBrowser(pending) }
         let progress = try Self.decide(pending, session: session, allowing: consent, issue: issue, at: now, in: tx)
@@ -59,7 +59,7 @@ extension SQLiteStore {
             """,
             [.text(interaction.hex), .millis(now), .millis(failuresSince)] + keys.map { .text($0) } + [.text(signInName)])
         guard let row = rows.first else { return SignInPreparation(pending: nil, user: nil, failures: [:]) }
-        let pending = try row.optionalText("digest") == nil ? nil : try Self.pendingAuthorization(row)
+        let pending = try row.optionalText("digest") == nil ? nil : try row.pendingAuthorization()
         let user = try row.optionalText("u_id") == nil ? nil : try Self.user(row, prefix: "u_")
         let values = try JSONDecoder().decode([Int].self, from: Data(try row.text("failure_counts").utf8))
         var failures: [String: Int] = [:]

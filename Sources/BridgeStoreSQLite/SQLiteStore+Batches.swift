@@ -79,8 +79,8 @@ extension SQLiteStore {
                 results.append(nil)
                 continue
             }
-            let code = try Self.authorizationCode(row, digest: attempt.digest)
-            var grant = try Self.grant(row, prefix: "g_")
+            let code = try row.authorizationCode(digest: attempt.digest)
+            var grant = try row.grant(prefix: "g_")
             if let issuing = attempt.issuing { responses.append(Self.tokenResponse(issuing, for: code)) }
             if let session = attempt.writes.deviceSession, session.isWritten(for: code) {
                 try Self.insertDeviceSession(session.record(for: code, userID: grant.userID), in: tx)

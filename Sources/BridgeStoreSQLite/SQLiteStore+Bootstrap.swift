@@ -20,7 +20,7 @@ extension SQLiteStore {
                 [.text(step.accessTokenID)]
             ).first
         else { return .unknown }
-        let grant = try Self.grant(row, prefix: "g_")
+        let grant = try row.grant(prefix: "g_")
         if try grant.revokedAt != nil || row.optionalInt64("t_revoked_at") != nil { return .revoked }
         if try row.date("expires_at") <= now { return .expired }
         guard try row.optionalText("u_id") != nil else { return .unknown }

@@ -87,7 +87,7 @@ extension SQLiteStore {
     }
 
     public func grant(id: GrantID) async throws -> GrantRecord? {
-        try await read("SELECT * FROM grants WHERE id = ?", [.text(id.rawValue)]).first.map { try Self.grant($0) }
+        try await read("SELECT * FROM grants WHERE id = ?", [.text(id.rawValue)]).first.map { try $0.grant(prefix: "") }
     }
 
     public func recordSessionContext(_ sessionContext: String, grant: GrantID) async throws -> Bool {
@@ -122,15 +122,6 @@ extension SQLiteStore {
     static func revokeGrant(_ id: GrantID, at now: Date, in tx: Transaction) throws {
         try tx.query(
             "UPDATE grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.millis(now), .text(id.rawValue)])
-    }
-
-    /// Reads the grant columns of `row`, prefixed `g_` when the row is a join.
-    static func grant(_ row: SQLiteRow, prefix: String = "") throws -> GrantRecord {
-        GrantRecord(
-            id: GrantID(try row.text(prefix + "id")), userID: try row.text(prefix + "user_id"),
-            clientID: try row.text(prefix + "client_id"), scope: try row.text(prefix + "scope"),
-            sessionContext: try row.optionalText(prefix + "session_context"),
-            createdAt: try row.date(prefix + "created_at"), revokedAt: try row.optionalDate(prefix + "revoked_at"))
     }
 }
 

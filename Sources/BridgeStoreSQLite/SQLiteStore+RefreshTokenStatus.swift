@@ -31,14 +31,6 @@ extension SQLiteStore {
 
     static func refreshTokenStatus(_ digest: TokenDigest, row: SQLiteRow?, at now: Date) throws -> RefreshTokenStatus {
         guard let row else { return .unknown }
-        let grant = try Self.grant(row, prefix: "g_")
-        let record = RefreshTokenRecord(
-            digest: digest, grantID: grant.id, clientID: try row.text("client_id"), scope: try row.text("scope"),
-            issuedAt: try row.date("issued_at"), expiresAt: try row.optionalDate("expires_at"))
-        // Same order as `rotateRefreshToken`: a replay is a replay even after revocation or expiry.
-        if try row.optionalInt64("rotated_at") != nil { return .rotated(record) }
-        if grant.revokedAt != nil { return .revoked(record) }
-        if let expiresAt = record.expiresAt, expiresAt <= now { return .expired(record) }
-        return .active(record, grant)
+        return try row.refreshTokenStatus(digest: digest, at: now)
     }
 }

@@ -45,7 +45,7 @@ extension SQLiteStore {
     public func pendingAuthorization(_ digest: TokenDigest, at now: Date) async throws -> PendingAuthorizationRecord? {
         try await read(
             "SELECT * FROM pending_authorizations WHERE digest = ? AND expires_at > ?", [.text(digest.hex), .millis(now)]
-        ).first.map(Self.pendingAuthorization)
+        ).first.map({ try $0.pendingAuthorization() })
     }
 
     public func takePendingAuthorization(_ digest: TokenDigest, at now: Date) async throws -> PendingAuthorizationRecord? {
@@ -54,32 +54,8 @@ extension SQLiteStore {
             try tx.query(
                 "DELETE FROM pending_authorizations WHERE digest = ? AND expires_at > ? RETURNING *",
                 [.text(digest.hex), .millis(now)]
-            ).first.map(Self.pendingAuthorization)
+            ).first.map({ try $0.pendingAuthorization() })
         }
-    }
-
-    static func pendingAuthorization(_ row: SQLiteRow) throws -> PendingAuthorizationRecord {
-        func digest(_ column: String) throws -> TokenDigest {
-            guard let digest = TokenDigest(hex: try row.text(column)) else { throw SQLiteColumnError(column: column) }
-            return digest
-        }
-        guard let consent = AuthorizationTerms.Consent(rawValue: try row.text("consent")) else {
-            throw SQLiteColumnError(column: "consent")
-        }
-        return PendingAuthorizationRecord(
-            digest: try digest("digest"), clientID: try row.text("client_id"),
-            browserDigest: try digest("browser_digest"), csrfDigest: try digest("csrf_digest"),
-            payload: try row.text("payload"),
-            terms: AuthorizationTerms(
-                redirectURI: try row.text("redirect_uri"), scope: try row.text("scope"),
-                codeChallenge: try row.optionalText("code_challenge"),
-                codeChallengeMethod: try row.optionalText("code_challenge_method"),
-                sessionContext: try row.optionalText("session_context"),
-                consent: consent,
-                signInAfter: try row.optionalDate("sign_in_after"),
-                maxAgeSeconds: try row.optionalInt64("max_age_seconds").map { Int($0) },
-                nonce: try row.optionalText("nonce"), dpopKeyThumbprint: try row.optionalText("dpop_jkt")),
-            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
     }
 }
 

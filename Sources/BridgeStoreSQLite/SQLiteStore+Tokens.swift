@@ -59,13 +59,7 @@ extension SQLiteStore {
                 [.text(tokenID)]
             ).first
         else { return .unknown }
-        let grant = try Self.grant(row, prefix: "g_")
-        if try grant.revokedAt != nil || row.optionalInt64("token_revoked_at") != nil { return .revoked }
-        let expiresAt = try row.date("expires_at")
-        if expiresAt <= now { return .expired }
-        return .active(
-            AccessTokenRecord(tokenID: tokenID, grantID: grant.id, issuedAt: try row.date("issued_at"), expiresAt: expiresAt),
-            grant)
+        return try row.accessTokenStatus(tokenID: tokenID, at: now)
     }
 
     public func revokeAccessToken(tokenID: String, at now: Date) async throws -> Bool {
@@ -156,16 +150,6 @@ extension SQLiteStore {
             return .redeemed(code, grant)
         }
     }
-
-    static func authorizationCode(_ row: SQLiteRow, digest: TokenDigest) throws -> AuthorizationCodeRecord {
-        AuthorizationCodeRecord(
-            digest: digest, grantID: GrantID(try row.text("grant_id")), clientID: try row.text("client_id"),
-            redirectURI: try row.text("redirect_uri"), codeChallenge: try row.optionalText("code_challenge"),
-            codeChallengeMethod: try row.optionalText("code_challenge_method"), scope: try row.text("scope"),
-            issuedAt: try row.date("issued_at"), expiresAt: try row.date("expires_at"),
-            nonce: try row.optionalText("nonce"), authTime: try row.optionalDate("auth_time"),
-            dpopKeyThumbprint: try row.optionalText("dpop_jkt"))
-    }
 }
 
 // MARK: Refresh tokens
@@ -247,10 +231,8 @@ extension SQLiteStore {
                     [.text(request.presented.hex)]
                 ).first
             else { return .unknown }
-            var grant = try Self.grant(row, prefix: "g_")
-            let previous = RefreshTokenRecord(
-                digest: request.presented, grantID: grant.id, clientID: try row.text("client_id"),
-                scope: try row.text("scope"), issuedAt: try row.date("issued_at"), expiresAt: try row.optionalDate("expires_at"))
+            var grant = try row.grant(prefix: "g_")
+            let previous = try row.refreshToken(digest: request.presented, grantID: grant.id)
             // Another client's token, or a wider scope, is refused before anything changes (RFC 6749 §6).
             guard previous.clientID == request.clientID else { return .otherClient(previous) }
             guard let accessScope = ScopeNarrowing.narrowed(requested: request.requestedScope, granted: previous.scope)

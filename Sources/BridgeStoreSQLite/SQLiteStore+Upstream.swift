@@ -37,14 +37,14 @@ extension SQLiteStore {
         try await transaction("upstream login") { tx in
             guard let row = try tx.query("SELECT * FROM upstream_logins WHERE state_digest = ?", [.text(state.hex)]).first
             else { return .unknown }
-            var login = try Self.upstreamLogin(row)
+            var login = try row.upstreamLogin()
             if login.usedAt != nil { return .replayed }
             guard login.expiresAt > now else { return .expired }
             login.usedAt = now
             try tx.query("UPDATE upstream_logins SET used_at = ? WHERE state_digest = ?", [.millis(now), .text(state.hex)])
             let broker = try login.brokerSessionID.flatMap {
                 try tx.query("SELECT * FROM broker_sessions WHERE digest = ?", [.text(TokenDigest(of: $0).hex)]).first
-            }.map(Self.brokerSession)
+            }.map({ try $0.brokerSession() })
             return .taken(login, broker: broker)
         }
     }
@@ -105,7 +105,7 @@ extension SQLiteStore {
         return try await transaction("grant \(claim.access.grantID)") { tx in
             guard let row = try tx.query("SELECT * FROM broker_sessions WHERE digest = ?", [.text(digest.hex)]).first
             else { return .unknown }
-            var session = try Self.brokerSession(row)
+            var session = try row.brokerSession()
             if session.redeemedAt != nil { return .replayed }
             guard session.expiresAt > now else { return .expired }
             let burn = { _ = try tx.query("UPDATE broker_sessions SET redeemed_at = ? WHERE digest = ?", [.millis(now), .text(digest.hex)]) }
@@ -149,31 +149,5 @@ extension SQLiteStore {
                 upstreamID: try $0.text("upstream_id"), subject: try $0.text("subject"), userID: try $0.text("user_id"),
                 linkedAt: try $0.date("linked_at"))
         }
-    }
-
-    static func upstreamLogin(_ row: SQLiteRow) throws -> UpstreamLoginRecord {
-        UpstreamLoginRecord(
-            stateDigest: try digest(row, "state_digest"), upstreamID: try row.text("upstream_id"),
-            nonceDigest: try digest(row, "nonce_digest"), codeVerifier: try row.text("code_verifier"),
-            interactionID: try row.optionalText("interaction_id"),
-            browserDigest: try row.optionalText("browser_digest").flatMap(TokenDigest.init(hex:)),
-            brokerSessionID: try row.optionalText("broker_session_id"),
-            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-            usedAt: try row.optionalDate("used_at"))
-    }
-
-    static func brokerSession(_ row: SQLiteRow) throws -> BrokerSessionRecord {
-        BrokerSessionRecord(
-            digest: try digest(row, "digest"), upstreamID: try row.text("upstream_id"),
-            clientID: try row.text("client_id"), redirectURI: try row.text("redirect_uri"),
-            codeChallenge: try row.text("code_challenge"), createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at"), userID: try row.optionalText("user_id"),
-            completedAt: try row.optionalDate("completed_at"), redeemedAt: try row.optionalDate("redeemed_at"),
-            failure: try row.optionalText("failure"))
-    }
-
-    private static func digest(_ row: SQLiteRow, _ column: String) throws -> TokenDigest {
-        guard let digest = TokenDigest(hex: try row.text(column)) else { throw SQLiteColumnError(column: column) }
-        return digest
     }
 }
