@@ -79,9 +79,11 @@ extension PostgresStore {
         else { return .unknown }
         var grant = try row.grant(prefix: "g_")
         let previous = try row.refreshToken(digest: request.presented, grantID: grant.id)
-        guard previous.clientID == request.clientID else { return .otherClient(previous) }
-        guard let accessScope = ScopeNarrowing.narrowed(requested: request.requestedScope, granted: previous.scope)
-        else { return .scopeTooWide(previous) }
+        let accessScope: String
+        switch request.scope(for: previous) {
+        case .success(let scope): accessScope = scope
+        case .failure(let refusal): return refusal.outcome
+        }
         if try row.int("rotated") == 1 {
             if try row.int("context") == 1, let context = request.sessionContext {
                 grant.sessionContext = context

@@ -18,7 +18,7 @@ actor IdentityProviderConnection {
     /// After a failed discovery, how long requests are answered from that failure rather than asking again.
     let retryFloor: Duration = .seconds(5)
 
-    private var metadataCache: (document: IdentityProviderMetadata, fetchedAt: ContinuousClock.Instant)?
+    private var metadataCache: (document: ProviderMetadata, fetchedAt: ContinuousClock.Instant)?
     private var lastFailure: (reason: String, at: ContinuousClock.Instant)?
 
     /// Where calls and kept verdicts are counted (`IdentityProviderMetrics`); read without the actor.
@@ -38,7 +38,7 @@ actor IdentityProviderConnection {
     }
 
     /// The discovery document, fetched now when none is kept or it is old.
-    func metadata() async throws(ExternalTokenRejection) -> IdentityProviderMetadata {
+    func metadata() async throws(ExternalTokenRejection) -> ProviderMetadata {
         let now = ContinuousClock.now
         if let metadataCache, now - metadataCache.fetchedAt < metadataLifetime { return metadataCache.document }
         if let lastFailure, now - lastFailure.at < retryFloor {
@@ -59,9 +59,9 @@ actor IdentityProviderConnection {
         }
     }
 
-    private func fetchMetadata() async throws -> IdentityProviderMetadata {
+    private func fetchMetadata() async throws -> ProviderMetadata {
         var problems: [String] = []
-        for url in IdentityProviderMetadata.candidateURLs(for: settings) {
+        for url in IdentityProviderDiscovery.candidateURLs(for: settings) {
             let answer: UpstreamHTTP.Answer
             do {
                 answer = try await http.get(url, timeout: timeoutSeconds)
@@ -70,7 +70,7 @@ actor IdentityProviderConnection {
                 continue
             }
             guard answer.status == 200,
-                let document = try? JSONDecoder().decode(IdentityProviderMetadata.self, from: Data(answer.body))
+                let document = try? JSONDecoder().decode(ProviderMetadata.self, from: Data(answer.body))
             else {
                 problems.append("\(url) answered \(answer.status) without a discovery document")
                 continue
@@ -169,7 +169,7 @@ extension IdentityProviderConnection {
     /// Nil once the provider's JWKS is loaded; else why not. Loads it when it never was (readiness asks early).
     func keysProblem() async -> String? {
         if await keys.hasKeys { return nil }
-        let document: IdentityProviderMetadata
+        let document: ProviderMetadata
         do {
             document = try await metadata()
         } catch {

@@ -12,7 +12,7 @@ public enum IdentityProviderStartup {
         let client = UpstreamHTTPClient()
         let connection = IdentityProviderConnection(
             settings: settings, http: UpstreamHTTP(client: client), keys: RemoteKeySet(), environment: [:])
-        let document: IdentityProviderMetadata
+        let document: ProviderMetadata
         do {
             document = try await connection.metadata()
         } catch {
@@ -30,7 +30,7 @@ public enum IdentityProviderStartup {
 
     /// The overrides kept, the rest taken from the document; https unless `allowInsecureHTTP`.
     static func filled(
-        _ configuration: BridgeConfiguration, _ settings: inout IdentityProviderSettings, from document: IdentityProviderMetadata
+        _ configuration: BridgeConfiguration, _ settings: inout IdentityProviderSettings, from document: ProviderMetadata
     ) throws(ConfigurationError) -> BridgeConfiguration {
         var problems: [ConfigurationProblem] = []
         func take(_ configured: String?, _ discovered: String?, _ key: String, _ member: String) -> String? {

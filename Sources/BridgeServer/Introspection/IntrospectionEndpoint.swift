@@ -15,9 +15,7 @@ struct IntrospectionEndpoint: Sendable {
     let now: @Sendable () -> Date
 
     func respond(to request: OAuthFormRequest) async throws(OAuthError) -> IntrospectionResponse {
-        let form = try OAuthForm.decode(request.body)
-        let client = try await authenticator.authenticate(request, form: form)
-        let token = try OAuthForm.singleToken(in: form)
+        let (_, client, token) = try await OAuthForm.tokenQuestion(request, authenticator: authenticator)
         let time = now()
         switch PresentedToken(token) {
         case .accessToken(let jwt):

@@ -14,9 +14,7 @@ struct RevocationEndpoint: Sendable {
     let now: @Sendable () -> Date
 
     func respond(to request: OAuthFormRequest) async throws(OAuthError) {
-        let form = try OAuthForm.decode(request.body)
-        let client = try await authenticator.authenticate(request, form: form)
-        let token = try OAuthForm.singleToken(in: form)
+        let (form, client, token) = try await OAuthForm.tokenQuestion(request, authenticator: authenticator)
         let time = now()
         switch PresentedToken(token) {
         case .accessToken(let jwt):

@@ -83,6 +83,16 @@ enum OAuthForm {
         }
     }
 
+    /// What revocation (RFC 7009 §2.1) and introspection (RFC 7662 §2.1) start from: the form, the client that
+    /// authenticated as at the token endpoint, and the one `token` it asks about.
+    static func tokenQuestion(
+        _ request: OAuthFormRequest, authenticator: ClientAuthenticator
+    ) async throws(OAuthError) -> (form: FormParameters, client: AuthenticatedClient, token: String) {
+        let form = try decode(request.body)
+        let client = try await authenticator.authenticate(request, form: form)
+        return (form, client, try singleToken(in: form))
+    }
+
     /// The one non-empty `token` parameter that revocation (RFC 7009 §2.1) and introspection (RFC 7662 §2.1) take.
     static func singleToken(in form: FormParameters) throws(OAuthError) -> String {
         if form.values(for: "token").count > 1 {

@@ -10,7 +10,7 @@ actor UpstreamProvider {
     let callbackURL: String
     let http: UpstreamHTTP
     let keys: RemoteKeySet
-    private var cachedMetadata: ProviderMetadata?
+    private var cachedMetadata: Endpoints?
 
     init(settings: BridgeConfiguration.Upstream, callbackURL: String, http: UpstreamHTTP, keys: RemoteKeySet = RemoteKeySet()) {
         self.settings = settings
@@ -19,7 +19,16 @@ actor UpstreamProvider {
         self.keys = keys
     }
 
-    func metadata() async throws -> ProviderMetadata {
+    /// The endpoints Discovery §3 marks REQUIRED, read from the provider's document at first use.
+    struct Endpoints: Sendable, Hashable {
+        var issuer: String
+        var authorization: String
+        var token: String
+        var jwks: String
+        var userinfo: String?
+    }
+
+    func metadata() async throws -> Endpoints {
         if let cachedMetadata { return cachedMetadata }
         let url = ProviderMetadata.discoveryURL(issuer: settings.issuer)
         let answer = try await http.get(url, timeout: settings.timeoutSeconds)
@@ -29,8 +38,16 @@ actor UpstreamProvider {
         guard document.issuer == settings.issuer else {
             throw UpstreamFailure(.issuerMismatch, "\(url) names issuer \(document.issuer.prefix(100))")
         }
-        cachedMetadata = document
-        return document
+        guard let authorization = document.authorizationEndpoint, let token = document.tokenEndpoint,
+            let jwks = document.jwksURI
+        else {
+            throw UpstreamFailure(.badResponse, "\(url) lacks authorization_endpoint, token_endpoint or jwks_uri")
+        }
+        let endpoints = Endpoints(
+            issuer: document.issuer, authorization: authorization, token: token, jwks: jwks,
+            userinfo: document.userinfoEndpoint)
+        cachedMetadata = endpoints
+        return endpoints
     }
 
     /// Where to send the browser. `appToApp` adds `requested_flow=app_to_app` and `app_callback_uri` (Vipps Login API).
@@ -49,7 +66,7 @@ actor UpstreamProvider {
             query.append("requested_flow", "app_to_app")
             query.append("app_callback_uri", settings.appCallbackUri)
         }
-        return query.appended(to: try await metadata().authorizationEndpoint)
+        return query.appended(to: try await metadata().authorization)
     }
 
     /// Redeems the code (RFC 6749 §4.1.3 with the PKCE verifier), validates the ID token and reads UserInfo.
@@ -62,7 +79,7 @@ actor UpstreamProvider {
         form.append("code_verifier", verifier)
         if settings.clientSecret == nil { form.append("client_id", settings.clientId) }
         let answer = try await http.postForm(
-            metadata.tokenEndpoint, form, basic: settings.clientSecret.map { (settings.clientId, $0) },
+            metadata.token, form, basic: settings.clientSecret.map { (settings.clientId, $0) },
             timeout: settings.timeoutSeconds)
         let tokens = try? JSONDecoder().decode(TokenAnswer.self, from: Data(answer.body))
         guard answer.status == 200, let tokens, let idToken = tokens.idToken else {
@@ -73,7 +90,7 @@ actor UpstreamProvider {
         let subject: String
         do {
             let header = try IDTokenCheck.header(of: idToken)
-            let (http, jwksURI, timeout) = (self.http, metadata.jwksURI, settings.timeoutSeconds)
+            let (http, jwksURI, timeout) = (self.http, metadata.jwks, settings.timeoutSeconds)
             try await Self.verifySignature(of: idToken, kid: header.kid, keys: keys) {
                 let jwks = try await http.get(jwksURI, timeout: timeout)
                 guard jwks.status == 200 else { throw UpstreamFailure(.badResponse, "\(jwksURI) answered \(jwks.status)") }
@@ -86,7 +103,7 @@ actor UpstreamProvider {
         } catch let problem as IDTokenProblem {
             throw UpstreamFailure(.idToken, problem.description)
         }
-        if let endpoint = metadata.userinfoEndpoint, let accessToken = tokens.accessToken {
+        if let endpoint = metadata.userinfo, let accessToken = tokens.accessToken {
             let info = try await http.get(endpoint, bearer: accessToken, timeout: settings.timeoutSeconds)
             guard info.status == 200, let userInfo = try? JSONDecoder().decode([String: ClaimValue].self, from: Data(info.body))
             else { throw UpstreamFailure(.userInfo, "UserInfo answered \(info.status)") }

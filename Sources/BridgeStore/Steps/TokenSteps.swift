@@ -61,6 +61,25 @@ public struct RefreshRequest: Sendable, Hashable {
         self.issuing = issuing
         self.sessionContext = sessionContext
     }
+
+    /// Another client's token, or a wider scope, is refused before anything changes (RFC 6749 §6): the refusal, or
+    /// the scope the new access token carries. Every store asks this first, on the token it read.
+    @inlinable
+    public func scope(for previous: RefreshTokenRecord) -> Result<String, RefreshRefusal> {
+        guard previous.clientID == clientID else { return .failure(RefreshRefusal(outcome: .otherClient(previous))) }
+        guard let accessScope = ScopeNarrowing.narrowed(requested: requestedScope, granted: previous.scope) else {
+            return .failure(RefreshRefusal(outcome: .scopeTooWide(previous)))
+        }
+        return .success(accessScope)
+    }
+}
+
+/// A refresh refused before anything changed, as `RefreshRequest.scope(for:)` answers it.
+public struct RefreshRefusal: Error, Sendable, Hashable {
+    public let outcome: RefreshOutcome
+
+    @inlinable
+    public init(outcome: RefreshOutcome) { self.outcome = outcome }
 }
 
 /// The answer of the refresh step. Only `.rotated` means the new tokens were recorded.

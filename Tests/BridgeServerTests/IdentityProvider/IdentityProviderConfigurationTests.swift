@@ -125,7 +125,7 @@ struct IdentityProviderConfigurationTests {
             """)
         let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml).configuration
         var settings = try #require(configuration.identityProvider)
-        let document = IdentityProviderMetadata(
+        let document = ProviderMetadata(
             issuer: "https://idp.example.com", authorizationEndpoint: "https://idp.example.com/authorize",
             tokenEndpoint: "https://idp.example.com/oauth/token", jwksURI: "https://idp.example.com/.well-known/jwks.json")
         let filled = try IdentityProviderStartup.filled(configuration, &settings, from: document)
@@ -133,7 +133,7 @@ struct IdentityProviderConfigurationTests {
         #expect(filled.challengeTokenIssuanceURI == "https://proxy.example.com/token")
         var plain = try #require(configuration.identityProvider)
         plain.tokenEndpoint = nil
-        let insecure = IdentityProviderMetadata(
+        let insecure = ProviderMetadata(
             issuer: "https://idp.example.com", authorizationEndpoint: "http://idp.example.com/authorize", tokenEndpoint: nil)
         #expect(throws: ConfigurationError.self) { try IdentityProviderStartup.filled(configuration, &plain, from: insecure) }
     }
@@ -141,7 +141,7 @@ struct IdentityProviderConfigurationTests {
     @Test func discoveryLooksAtOpenIDThenRFC8414() throws {
         let configuration = try ConfigurationLoader(environment: [:])
             .load(yaml: Self.yaml("  issuer: https://idp.example.com/tenant/\n  audience: a")).configuration
-        #expect(IdentityProviderMetadata.candidateURLs(for: try #require(configuration.identityProvider)) == [
+        #expect(IdentityProviderDiscovery.candidateURLs(for: try #require(configuration.identityProvider)) == [
             "https://idp.example.com/tenant/.well-known/openid-configuration",
             "https://idp.example.com/.well-known/oauth-authorization-server/tenant",
         ])

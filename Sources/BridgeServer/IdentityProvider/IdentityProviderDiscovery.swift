@@ -1,24 +1,7 @@
 import Foundation
 
-/// The host provider's discovery document: OpenID Connect Discovery 1.0 §3, or RFC 8414 §2 (whose `jwks_uri` and
-/// endpoints are optional, so each is here; the verifier names what it lacks when it needs it).
-struct IdentityProviderMetadata: Sendable, Hashable, Decodable {
-    var issuer: String
-    var authorizationEndpoint: String?
-    var tokenEndpoint: String?
-    var jwksURI: String?
-    var userinfoEndpoint: String?
-    var introspectionEndpoint: String?
-
-    enum CodingKeys: String, CodingKey {
-        case issuer
-        case authorizationEndpoint = "authorization_endpoint"
-        case tokenEndpoint = "token_endpoint"
-        case jwksURI = "jwks_uri"
-        case userinfoEndpoint = "userinfo_endpoint"
-        case introspectionEndpoint = "introspection_endpoint"
-    }
-
+/// Where the host provider's discovery document is looked for (`ProviderMetadata` is what is read there).
+enum IdentityProviderDiscovery {
     /// Where to look, in order: the configured `metadataURL`, else OpenID Connect Discovery §4.1's
     /// `<issuer>/.well-known/openid-configuration`, then RFC 8414 §3.1's `/.well-known/oauth-authorization-server`
     /// inserted between the host and the issuer's path.
