@@ -233,10 +233,11 @@ extension SQLiteStore {
             else { return .unknown }
             var grant = try row.grant(prefix: "g_")
             let previous = try row.refreshToken(digest: request.presented, grantID: grant.id)
-            // Another client's token, or a wider scope, is refused before anything changes (RFC 6749 §6).
-            guard previous.clientID == request.clientID else { return .otherClient(previous) }
-            guard let accessScope = ScopeNarrowing.narrowed(requested: request.requestedScope, granted: previous.scope)
-            else { return .scopeTooWide(previous) }
+            let accessScope: String
+            switch request.scope(for: previous) {
+            case .success(let scope): accessScope = scope
+            case .failure(let refusal): return refusal.outcome
+            }
             let rotatedAt = try row.optionalDate("rotated_at")
             if let rotatedAt, reuseGrace <= 0 || now < rotatedAt || now.timeIntervalSince(rotatedAt) > reuseGrace {
                 try Self.revokeGrant(grant.id, at: now, in: tx)

@@ -70,7 +70,10 @@ public final class SQLiteStore: Store {
     static let busyTimeoutMilliseconds = 5000
 
     /// `open`, with the log length that makes the writer restart the log (WALCheckpointer) chosen: tests make it small.
-    static func open(path: String, durability: Durability, walRestartFrames: Int) async throws -> SQLiteStore {
+    static func open(
+        path: String, durability: Durability, walRestartFrames: Int,
+        walRestartWaitMilliseconds: Int = WALCheckpointer.restartWaitMilliseconds
+    ) async throws -> SQLiteStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let writer = try SQLiteSerialConnection(path: path)
@@ -112,7 +115,8 @@ public final class SQLiteStore: Store {
             throw error
         }
         return SQLiteStore(
-            writer: writer, readers: readers, checkpointer: WALCheckpointer(checkpoints: checkpoints, interval: .milliseconds(250)),
+            writer: writer, readers: readers, checkpointer: WALCheckpointer(
+                checkpoints: checkpoints, interval: .milliseconds(250), restartWait: walRestartWaitMilliseconds),
             walRestartFrames: walRestartFrames)
     }
 

@@ -27,9 +27,12 @@ final class WALCheckpointer: Sendable {
 
     private let loop: Task<Void, Never>
     private let checkpoints: SQLiteWorker
+    /// `restartWaitMilliseconds`, or what a test sets (one that must not depend on how fast a busy machine's reads end).
+    let restartWait: Int
 
-    init(checkpoints: SQLiteWorker, interval: Duration) {
+    init(checkpoints: SQLiteWorker, interval: Duration, restartWait: Int = restartWaitMilliseconds) {
         self.checkpoints = checkpoints
+        self.restartWait = restartWait
         loop = Task {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
@@ -57,9 +60,10 @@ final class WALCheckpointer: Sendable {
     /// task waiting for a thread among the requests whose writes it is meant to bound.
     func restart(_ writer: SQLiteSerialConnection, limit: Int) async {
         _ = try? await checkpoints.run { try $0.query("PRAGMA wal_checkpoint(PASSIVE)") }
+        let wait = restartWait
         _ = try? await writer.run(onThreadPool: true) { connection in
             defer { connection.isWALRestartQueued = false }
-            Self.restartIfLong(connection, limit: limit)
+            Self.restartIfLong(connection, limit: limit, wait: wait)
         }
     }
 
@@ -68,11 +72,11 @@ final class WALCheckpointer: Sendable {
         connection.walPages > max(limit, connection.nextWALRestart)
     }
 
-    static func restartIfLong(_ connection: SQLiteConnection, limit: Int) {
+    static func restartIfLong(_ connection: SQLiteConnection, limit: Int, wait: Int) {
         guard isLong(connection, limit: limit) else { return }
         var finished = false
         do {
-            try connection.query("PRAGMA busy_timeout = \(restartWaitMilliseconds)")
+            try connection.query("PRAGMA busy_timeout = \(wait)")
             defer { _ = try? connection.query("PRAGMA busy_timeout = \(SQLiteStore.busyTimeoutMilliseconds)") }
             // One row: busy is 1 when running reads kept it from finishing (sqlite.org/pragma.html#pragma_wal_checkpoint).
             finished = try connection.query("PRAGMA wal_checkpoint(RESTART)").first?.column("busy")?.integer == 0

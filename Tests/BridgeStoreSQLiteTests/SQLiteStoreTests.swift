@@ -85,7 +85,12 @@ struct SQLiteCheckpointTests {
     /// stops; the log must keep starting over near its limit (256 pages, 1 MiB).
     @Test func theLogStartsOverWhileWritesAndReadsNeverPause() async throws {
         let path = try TemporaryDirectory.make().appendingPathComponent("bridge.sqlite").path
-        let store = try await SQLiteStore.open(path: path, durability: .normal, walRestartFrames: 256)
+        // A restart waits for the reads already running; the served 50 ms is a deadline a busy machine misses (a read
+        // descheduled mid-statement), and each miss lets the log run on by a quarter of its limit (25 MB here beside
+        // three compilers). Waiting as long as a read takes makes the bound below a property of the design, not of
+        // the machine's speed; the miss path is the same code with a shorter wait.
+        let store = try await SQLiteStore.open(
+            path: path, durability: .normal, walRestartFrames: 256, walRestartWaitMilliseconds: 60_000)
         func fileSize(_ path: String) -> Int {
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         }
