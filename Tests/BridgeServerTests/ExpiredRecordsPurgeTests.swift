@@ -18,18 +18,20 @@ struct ExpiredRecordsPurgeTests {
                 tokenID: id, grantID: grant.id, issuedAt: bridge.clock.now,
                 expiresAt: bridge.clock.now.addingTimeInterval(seconds))
         }
+        let window = TimeInterval(bridge.configuration.signIn.throttle.windowSeconds)
         let expiring = accessToken("expiring", expiresIn: 10)
-        let lasting = accessToken("lasting", expiresIn: 3600)
+        let lasting = accessToken("lasting", expiresIn: 3600 + window)
         try await bridge.store.recordAccessToken(expiring)
         try await bridge.store.recordAccessToken(lasting)
-        bridge.clock.advance(by: 11)
+        bridge.clock.advance(by: 11 + window)
         #expect(try await accessTokenRows(bridge.store) == 2)
 
         let purge = ExpiredRecordsPurge(
-            store: bridge.store, interval: .milliseconds(20), now: { bridge.clock.now }, logger: Logger(label: "test"))
+            store: bridge.store, interval: .milliseconds(20), keep: window, now: { bridge.clock.now },
+            logger: Logger(label: "test"))
         let running = Task { try await purge.run() }
         var rows = 2
-        for _ in 0..<250 where rows != 1 {
+        for _ in 0..<3_000 where rows != 1 {
             try await Task.sleep(for: .milliseconds(20))
             rows = try await accessTokenRows(bridge.store)
         }
@@ -37,6 +39,31 @@ struct ExpiredRecordsPurgeTests {
         try await running.value
         #expect(rows == 1)
         #expect(try await bridge.store.accessTokenStatus(tokenID: "lasting", at: bridge.clock.now) == .active(lasting, grant))
+        try await bridge.store.close()
+    }
+
+    /// A failure still inside the throttle window outlives a purge; it used to go at every interval, which reset the
+    /// throttle (`signIn.throttle`: failures counted over `windowSeconds`).
+    @Test func signInFailuresInsideTheThrottleWindowSurviveThePurge() async throws {
+        let bridge = try await TestBridge.make()
+        let window = TimeInterval(bridge.configuration.signIn.throttle.windowSeconds)
+        let since = bridge.clock.now
+        try await bridge.store.recordSignInFailure(keys: ["account:old"], at: bridge.clock.now)
+        bridge.clock.advance(by: window - 60)
+        try await bridge.store.recordSignInFailure(keys: ["account:recent"], at: bridge.clock.now)
+        bridge.clock.advance(by: 120)  // "old" is now past the window, "recent" a minute into it
+        let purge = ExpiredRecordsPurge(
+            store: bridge.store, interval: .milliseconds(20), keep: window, now: { bridge.clock.now },
+            logger: Logger(label: "test"))
+        let running = Task { try await purge.run() }
+        var counts: [String: Int] = ["account:old": 1]
+        for _ in 0..<3_000 where counts["account:old"] != 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            counts = try await bridge.store.signInFailureCounts(keys: ["account:old", "account:recent"], since: since)
+        }
+        running.cancel()
+        try await running.value
+        #expect(counts == ["account:old": 0, "account:recent": 1])
         try await bridge.store.close()
     }
 

@@ -124,7 +124,11 @@ extension BridgeServerApp {
     var purgeServices: [any Service] {
         let seconds = configuration.store.purgeIntervalSeconds
         guard seconds > 0 else { return [] }
-        return [ExpiredRecordsPurge(store: store, interval: .seconds(seconds), now: now, logger: logger)]
+        return [
+            ExpiredRecordsPurge(
+                store: store, interval: .seconds(seconds), keep: TimeInterval(configuration.signIn.throttle.windowSeconds),
+                now: now, logger: logger)
+        ]
     }
 }
 

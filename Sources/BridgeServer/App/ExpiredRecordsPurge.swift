@@ -7,9 +7,15 @@ import ServiceLifecycle
 /// so that the database does not grow without bound: every bootstrap call records a WOPI access token. Consumed
 /// codes and rotated refresh tokens stay until they expire, so replays are still detected (`Store.purgeExpired`).
 /// A failed purge is logged and tried again at the next interval; it never stops the server.
+///
+/// Rows are purged one `keep` after they end: a sign-in failure's row ends when it is recorded (`failed_at`) but
+/// counts against its account and address for `signIn.throttle.windowSeconds` after that, so purging at `now` would
+/// reset the throttle at every interval. Other expired rows merely stay that much longer.
 struct ExpiredRecordsPurge: Service {
     let store: any Store
     let interval: Duration
+    /// `signIn.throttle.windowSeconds`.
+    let keep: TimeInterval
     let now: @Sendable () -> Date
     let logger: Logger
     /// Rows of each kind per transaction. A single DELETE of a ten-minute backlog at full load (~400,000 codes and
@@ -24,7 +30,7 @@ struct ExpiredRecordsPurge: Service {
                 return  // cancelled or shutting down
             }
             do {
-                let removed = try await Self.purge(store, before: now(), batch: batch)
+                let removed = try await Self.purge(store, before: now().addingTimeInterval(-keep), batch: batch)
                 logger.debug("expired records purged", metadata: ["count": "\(removed)"])
             } catch {
                 logger.warning("purging expired records failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
