@@ -292,6 +292,8 @@ let package = Package(
                 "BridgeStoreSQLite",
                 "SignInProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // ConfigurationBuilder edits fixture configurations as parsed YAML, not as text.
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

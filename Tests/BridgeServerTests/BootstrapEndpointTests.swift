@@ -41,9 +41,7 @@ struct BootstrapEndpointTests {
     }
 
     @Test func additionalChallengesSitBesideTheOneBearerChallenge() async throws {
-        let yaml = TestBridge.yaml.replacingOccurrences(
-            of: "  providerId: TPCONTOSO", with: "  providerId: TPCONTOSO\n  additionalChallenges: ['Basic realm=\"files\"']")
-        let bridge = try await TestBridge.make(yaml: yaml)
+        let bridge = try await TestBridge.make(.testBridge.setting("office.additionalChallenges", to: [#"Basic realm="files""#]))
         try await bridge.app.makeApplication().test(.live) { client in
             try await client.execute(uri: "/wopibootstrapper", method: .get) { response in
                 let values = response.headers[values: .wwwAuthenticate]

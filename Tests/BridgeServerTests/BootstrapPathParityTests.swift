@@ -99,7 +99,7 @@ struct BootstrapPathParityTests {
 
     static func observe(_ testCase: Case, _ delivery: Delivery, seenBefore: Bool) async throws -> Observation {
         let records = CapturedLogRecords()
-        let bridge = try await TestBridge.make(yaml: TestBridge.yaml.replacingOccurrences(of: "requests: false", with: "requests: true"))
+        let bridge = try await TestBridge.make(.testBridge.requestLogs(true))
         let issued = try await bridge.issueToken()
         if testCase == .refusedToken { _ = try await bridge.store.revokeGrant(issued.grantID, at: bridge.clock.now) }
         let app = BridgeServerApp(

@@ -40,9 +40,7 @@ struct ClientAddressTests {
     }
 
     @Test func aMalformedProxyInTheConfigurationIsAnErrorNamingIt() throws {
-        let yaml = TestBridge.yaml.replacingOccurrences(
-            of: "listen: {host: 127.0.0.1, port: 0}", with: "listen: {host: 127.0.0.1, port: 0, trustedProxies: [10.0.0.0/8, nonsense]}")
-        #expect(yaml != TestBridge.yaml)
+        let yaml = try ConfigurationBuilder.testBridge.setting("listen.trustedProxies", to: ["10.0.0.0/8", "nonsense"]).yaml()
         #expect {
             _ = try ConfigurationLoader(environment: [:]).load(yaml: yaml)
         } throws: { error in
@@ -52,10 +50,7 @@ struct ClientAddressTests {
 
     /// Over a real socket: the test client connects from 127.0.0.1, configured as a proxy.
     @Test func behindATrustedProxyTheThrottleCountsTheForwardedClient() async throws {
-        let yaml = AuthorizeFixture.yaml.replacingOccurrences(
-            of: "listen: {host: 127.0.0.1, port: 0}", with: "listen: {host: 127.0.0.1, port: 0, trustedProxies: [127.0.0.1]}")
-        #expect(yaml != AuthorizeFixture.yaml)
-        let bridge = try await AuthorizeFixture.make(yaml: yaml)
+        let bridge = try await AuthorizeFixture.make(.authorizeFixture.setting("listen.trustedProxies", to: ["127.0.0.1"]))
         try await bridge.app.makeApplication().test(.live) { client in
             let browser = TestBrowser(client)
             let page = try await browser.get(AuthorizeEndpointTests.officeAuthorize)

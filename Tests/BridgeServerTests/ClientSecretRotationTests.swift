@@ -11,14 +11,13 @@ struct ClientSecretRotationTests {
     static let newHash = "sha256:cebdf378f2d2bd60d3e3693349e8f20f329daf11a276f849996f0a6377e2155b"  // "secret-two"
     static let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
 
-    static func yaml(secrets: String) -> String {
-        TestBridge.yaml.replacingOccurrences(
-            of: "    secretHash: sha256:6e15e3912e04b1b7a42a4b562c390a7054a80b3092cc2283c9e74dd9eada34b7\n",
-            with: secrets)
+    /// Office's client with its `secretHash` replaced by `secrets`, the client's keys written as YAML.
+    static func configuration(secrets: String) -> ConfigurationBuilder {
+        ConfigurationBuilder.testBridge.removing("clients[office].secretHash").merging(secrets, into: "clients[office]")
     }
 
-    static func authenticate(_ secret: String, yaml: String) throws -> String? {
-        let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml).configuration
+    static func authenticate(_ secret: String, configuration: ConfigurationBuilder) throws -> String? {
+        let configuration = try configuration.configuration
         let authenticator = ClientAuthenticator(clients: configuration.clients, now: { now })
         let form = FormParameters(["client_id": "office", "client_secret": secret])
         do throws(OAuthError) {
@@ -30,31 +29,30 @@ struct ClientSecretRotationTests {
     }
 
     @Test func bothLiveSecretsWorkAndAnExpiredOneDoesNot() throws {
-        let yaml = Self.yaml(secrets: """
+        let configuration = Self.configuration(secrets: """
                 secrets:
                   - {hash: "\(Self.oldHash)", expiresAt: "2027-01-15T07:59:59Z"}
                   - {hash: "\(Self.newHash)", expiresAt: "2027-06-01T00:00:00Z"}
 
             """)
-        #expect(yaml != TestBridge.yaml)
-        #expect(try Self.authenticate("secret-two", yaml: yaml) == nil)
-        #expect(try Self.authenticate("secret-one", yaml: yaml) == "invalid_client: the client secret has expired")
-        #expect(try Self.authenticate("secret-three", yaml: yaml) == "invalid_client: client authentication failed")
+        #expect(try Self.authenticate("secret-two", configuration: configuration) == nil)
+        #expect(try Self.authenticate("secret-one", configuration: configuration) == "invalid_client: the client secret has expired")
+        #expect(try Self.authenticate("secret-three", configuration: configuration) == "invalid_client: client authentication failed")
     }
 
     @Test func secretHashAndSecretsAreBothLive() throws {
-        let yaml = Self.yaml(secrets: """
+        let configuration = Self.configuration(secrets: """
                 secretHash: \(Self.oldHash)
                 secrets: [{hash: "\(Self.newHash)"}]
 
             """)
-        #expect(try Self.authenticate("secret-one", yaml: yaml) == nil)
-        #expect(try Self.authenticate("secret-two", yaml: yaml) == nil)
-        #expect(try Self.authenticate("office-demo-secret", yaml: yaml) != nil)
+        #expect(try Self.authenticate("secret-one", configuration: configuration) == nil)
+        #expect(try Self.authenticate("secret-two", configuration: configuration) == nil)
+        #expect(try Self.authenticate("office-demo-secret", configuration: configuration) != nil)
     }
 
     @Test func configCheckWarnsAboutAnExpiredSecretAndAThirdLiveOne() throws {
-        let yaml = Self.yaml(secrets: """
+        let configuration = Self.configuration(secrets: """
                 secretHash: \(Self.oldHash)
                 secrets:
                   - {hash: "\(Self.newHash)", expiresAt: "2020-01-01T00:00:00Z"}
@@ -62,7 +60,7 @@ struct ClientSecretRotationTests {
                   - {hash: "\(Self.oldHash)", expiresAt: "2099-01-01T00:00:00Z"}
 
             """)
-        let warnings = try ConfigurationLoader(environment: [:]).load(yaml: yaml).warnings
+        let warnings = try configuration.load().warnings
         let expired = warnings.first { $0.keyPath == "clients[0].secrets[0].expiresAt" }
         #expect(expired?.message.contains("expired at 2020-01-01T00:00:00Z") == true, "\(warnings)")
         let tooMany = warnings.first { $0.keyPath == "clients[0].secrets" }
@@ -75,8 +73,8 @@ struct ClientSecretRotationTests {
         ("    secrets: [{hash: \"\(oldHash)\", expiresAt: \"tomorrow\"}]\n", "clients[0].secrets[0].expiresAt", "does not match"),
         ("    secrets: []\n", "clients[0].secrets", "must not be empty"),
     ])
-    func badSecretsAreNamed(secrets: String, keyPath: String, message: String) {
-        let problems = ConfigurationTests.problems(Self.yaml(secrets: secrets))
+    func badSecretsAreNamed(secrets: String, keyPath: String, message: String) throws {
+        let problems = ConfigurationTests.problems(try Self.configuration(secrets: secrets).yaml())
         let match = problems.first { $0.keyPath == keyPath }
         #expect(match?.message.contains(message) == true, "\(problems)")
     }

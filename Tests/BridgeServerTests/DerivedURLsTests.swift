@@ -72,14 +72,11 @@ struct DerivedURLsTests {
 @Suite("Client profiles in the configuration")
 struct ClientProfileConfigurationTests {
     @Test func onlyTheOfficeProfileRegistersHttpsLocalhostQuietly() throws {
-        let office = TestBridge.yaml.replacingOccurrences(
-            of: "    redirectUris: [https://localhost]", with: "    profile: office\n    redirectUris: [https://localhost]")
-        #expect(office != TestBridge.yaml)
-        #expect(try ConfigurationLoader(environment: [:]).load(yaml: office).warnings.isEmpty)
+        let office = ConfigurationBuilder.testBridge.client("office", setting: "profile", to: "office")
+        #expect(try office.load().warnings.isEmpty)
         let strict = try ConfigurationLoader(environment: [:]).load(yaml: TestBridge.yaml)
         #expect(strict.warnings.map(\.keyPath) == ["clients[0].redirectUris[0]"])
-        let unknown = TestBridge.yaml.replacingOccurrences(
-            of: "    redirectUris: [https://localhost]", with: "    profile: lenient\n    redirectUris: [https://localhost]")
-        #expect(ConfigurationTests.problems(unknown).contains { $0.keyPath == "clients[0].profile" })
+        let unknown = ConfigurationBuilder.testBridge.client("office", setting: "profile", to: "lenient")
+        #expect(ConfigurationTests.problems(try unknown.yaml()).contains { $0.keyPath == "clients[0].profile" })
     }
 }

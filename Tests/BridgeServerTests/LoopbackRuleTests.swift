@@ -9,9 +9,8 @@ struct LoopbackRuleTests {
     static let lookAlikes = ["127.evil.example", "127.0.0.1.nip.io", "localhost.evil.example"]
 
     @Test(arguments: lookAlikes)
-    func anIssuerOnALookAlikeHostNeedsHTTPS(host: String) {
-        let yaml = TestBridge.yaml.replacingOccurrences(of: "issuer: https://contoso.com", with: "issuer: http://\(host)")
-        let problems = ConfigurationTests.problems(yaml)
+    func anIssuerOnALookAlikeHostNeedsHTTPS(host: String) throws {
+        let problems = ConfigurationTests.problems(try ConfigurationBuilder.testBridge.issuer("http://\(host)").yaml())
         #expect(problems.contains { $0.keyPath == "issuer" && $0.message.contains("use https") }, "\(problems)")
     }
 

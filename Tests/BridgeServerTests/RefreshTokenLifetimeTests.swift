@@ -29,7 +29,7 @@ struct RefreshTokenLifetimeTests {
     }
 
     @Test func zeroMeansUntilRotatedOrRevoked() async throws {
-        let bridge = try await TestBridge.make(yaml: TokenTestClients.yaml + "\ntokens: {refreshTokenLifetimeSeconds: 0}\n")
+        let bridge = try await TestBridge.make(TokenTestClients.configuration.addingSections("tokens: {refreshTokenLifetimeSeconds: 0}"))
         try await bridge.app.makeApplication().test(.live) { client in
             let (_, first) = try await RefreshAndClientCredentialsTests.partnerTokens(bridge, client)
             bridge.clock.advance(by: 5 * 365 * 24 * 3600)
@@ -43,7 +43,7 @@ struct RefreshTokenLifetimeTests {
 @Suite("Token endpoint: refresh token reuse grace")
 struct RefreshReuseGraceTests {
     @Test func twoRefreshesWithOneTokenWithinTheGraceBothSucceed() async throws {
-        let bridge = try await TestBridge.make(yaml: TokenTestClients.yaml + "\ntokens: {refreshReuseGraceSeconds: 10}\n")
+        let bridge = try await TestBridge.make(TokenTestClients.configuration.addingSections("tokens: {refreshReuseGraceSeconds: 10}"))
         try await bridge.app.makeApplication().test(.live) { client in
             let (_, first) = try await RefreshAndClientCredentialsTests.partnerTokens(bridge, client)
             let one = try await RefreshAndClientCredentialsTests.refresh(client, first)

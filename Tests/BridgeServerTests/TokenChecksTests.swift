@@ -8,7 +8,7 @@ import Testing
 /// exercised over the wire in `TokenEndpointTests`.
 @Suite("Token pipeline steps")
 struct TokenChecksTests {
-    static let configuration = try! ConfigurationLoader(environment: [:]).load(yaml: TokenTestClients.yaml).configuration
+    static let configuration = try! TokenTestClients.configuration.configuration
     static func client(_ id: String) -> AuthenticatedClient {
         let client = configuration.clients.first { $0.id == id }!
         return AuthenticatedClient(client: client, method: client.public ? "none" : "client_secret_basic")

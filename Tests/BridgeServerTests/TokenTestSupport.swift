@@ -18,37 +18,21 @@ enum TokenTestClients {
     /// The Office docs' own `tk` example (Microsoft's Office app-to-app docs), moved onto the test issuer.
     static let tkURL = "https://contoso.com/api/token/?extra=stuff"
 
-    static let yaml = TestBridge.yaml.replacingOccurrences(
-        of: """
-            clients:
-              - id: office
-                secretHash: sha256:6e15e3912e04b1b7a42a4b562c390a7054a80b3092cc2283c9e74dd9eada34b7
-                redirectUris: [https://localhost]
-                grants: [authorization_code, refresh_token]
-            """,
-        with: """
-            clients:
-              - id: office
-                secretHash: sha256:6e15e3912e04b1b7a42a4b562c390a7054a80b3092cc2283c9e74dd9eada34b7
-                redirectUris: [https://localhost]
-                grants: [authorization_code, refresh_token]
-                tokenEndpointOverride: "\(tkURL)"
-                sessionContext: true
-              - id: partner-app
-                public: true
-                redirectUris: [\(partnerRedirect)]
-                grants: [authorization_code, refresh_token]
-              - id: backend
-                secretHash: sha256:b2bcef27c53e2fa7b35f5e9cbd97a3f2add45b7a3d924283367b7da474580120
-                redirectUris: [https://backend.contoso.com/cb]
-                grants: [client_credentials]
+    static let configuration = ConfigurationBuilder.testBridge
+        .client("office", setting: "tokenEndpointOverride", to: .string(tkURL))
+        .client("office", setting: "sessionContext", to: true)
+        .addingClient("{id: partner-app, public: true, redirectUris: [\(partnerRedirect)], grants: [authorization_code, refresh_token]}")
+        .addingClient("""
+            id: backend
+            secretHash: sha256:b2bcef27c53e2fa7b35f5e9cbd97a3f2add45b7a3d924283367b7da474580120
+            redirectUris: [https://backend.contoso.com/cb]
+            grants: [client_credentials]
             """)
 }
 
 extension TestBridge {
     static func makeForTokens() async throws -> TestBridge {
-        #expect(TokenTestClients.yaml.contains("partner-app"), "the client list of TestBridge.yaml changed")
-        return try await make(yaml: TokenTestClients.yaml)
+        try await make(TokenTestClients.configuration)
     }
 
     /// An authorization code as the authorize endpoint stores one: its own grant, 60 s lifetime by default.

@@ -99,10 +99,8 @@ struct PushedAuthorizationTests {
         "",
     ])
     func aClientThatMustPushIsRefusedWithoutPAR(serverWide: String) async throws {
-        var yaml = AuthorizeFixture.yaml.replacingOccurrences(
-            of: "    sessionContext: true\n", with: "    sessionContext: true\n    requirePushedAuthorizationRequests: true\n")
-        yaml += "\n" + serverWide
-        let bridge = try await AuthorizeFixture.make(yaml: yaml)
+        let clientWide = ConfigurationBuilder.authorizeFixture.client("office", setting: "requirePushedAuthorizationRequests", to: true)
+        let bridge = try await AuthorizeFixture.make(serverWide.isEmpty ? clientWide : clientWide.addingSections(serverWide))
         try await bridge.app.makeApplication().test(.live) { client in
             let plain = try await TestBrowser(client).get("/oauth2/authorize?" + AuthorizeFixture.officeQuery)
             #expect(plain.status == .badRequest && plain.location == nil && plain.body.contains("invalid_request"))

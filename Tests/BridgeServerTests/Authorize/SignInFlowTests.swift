@@ -142,8 +142,7 @@ struct SignInFlowTests {
     }
 
     @Test func cookiesAreNotSecureOnlyForALoopbackHTTPIssuer() async throws {
-        let yaml = AuthorizeFixture.yaml.replacingOccurrences(of: "issuer: https://contoso.com", with: "issuer: http://127.0.0.1:8080")
-        let bridge = try await TestBridge.make(yaml: yaml)
+        let bridge = try await TestBridge.make(.authorizeFixture.issuer("http://127.0.0.1:8080"))
         try await bridge.app.makeApplication().test(.live) { client in
             let browser = TestBrowser(client)
             _ = try await browser.get(AuthorizeEndpointTests.officeAuthorize)

@@ -16,7 +16,7 @@ struct AttestedRefreshTests {
     let maker = ClientAttestationMaker()
 
     /// partner-app (public, attestation allowed but not required) with this maker's attester trusted.
-    var yaml: String { TokenTestClients.yaml + "\n" + maker.attestersYAML + "\n" }
+    var configuration: ConfigurationBuilder { TokenTestClients.configuration.addingSections(maker.attestersYAML) }
 
     func attestationHeaders(at now: Date) -> HTTPFields {
         [
@@ -32,7 +32,7 @@ struct AttestedRefreshTests {
     }
 
     @Test func anAttestationBoundRefreshTokenRefreshesOnlyWithAnAttestation() async throws {
-        let bridge = try await TestBridge.make(yaml: yaml)
+        let bridge = try await TestBridge.make(configuration)
         // The app proves DPoP with its instance key, as an app with one hardware key does.
         let instanceDPoP = DPoPProofMaker(key: maker.instanceKey)
         let now = bridge.clock.now
@@ -68,7 +68,7 @@ struct AttestedRefreshTests {
         }
 
         // The attester removed from the configuration: the same store, no attester; the token refreshes no more.
-        let withoutAttester = try await TestBridge.make(yaml: TokenTestClients.yaml, directory: bridge.directory, clock: bridge.clock)
+        let withoutAttester = try await TestBridge.make(TokenTestClients.configuration, directory: bridge.directory, clock: bridge.clock)
         try await withoutAttester.app.makeApplication().test(.live) { client in
             var headers = attestationHeaders(at: now)
             headers[.dpop] = instanceDPoP.proof(uri: Self.tokenURL, iat: now)

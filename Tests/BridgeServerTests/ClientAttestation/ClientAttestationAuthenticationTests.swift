@@ -149,15 +149,13 @@ struct ClientAttestationAuthenticationTests {
     /// clients only; an unscoped one for clients without a secret, never for a confidential client.
     @Test func anAttesterVouchesOnlyForTheClientsInItsScope() async throws {
         let confidential = """
-              - id: host-backend
-                secretHash: sha256:6e15e3912e04b1b7a42a4b562c390a7054a80b3092cc2283c9e74dd9eada34b7
-                redirectUris: [https://backend.example/cb]
-                grants: [client_credentials]
-
+            id: host-backend
+            secretHash: sha256:6e15e3912e04b1b7a42a4b562c390a7054a80b3092cc2283c9e74dd9eada34b7
+            redirectUris: [https://backend.example/cb]
+            grants: [client_credentials]
             """
         func authenticator(_ attesters: String) throws -> ClientAuthenticator {
-            let yaml = Self.yaml(attesters: attesters).replacingOccurrences(of: "clients:\n", with: "clients:\n" + confidential)
-            let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml).configuration
+            let configuration = try ConfigurationBuilder(Self.yaml(attesters: attesters)).addingClient(confidential).configuration
             let settings = configuration.clientAttestation
             return ClientAuthenticator(
                 clients: configuration.clients,

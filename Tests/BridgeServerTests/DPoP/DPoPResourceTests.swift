@@ -98,7 +98,7 @@ struct DPoPResourceTests {
     }
 
     @Test func aResourceAsksForTheNonceWhenNoncesAreRequired() async throws {
-        let bridge = try await TestBridge.make(yaml: TokenTestClients.yaml + "\ndpop: {requireNonce: true}\n")
+        let bridge = try await TestBridge.make(TokenTestClients.configuration.addingSections("dpop: {requireNonce: true}"))
         let key = DPoPProofMaker()
         let now = bridge.clock.now
         try await bridge.app.makeApplication().test(.live) { client in

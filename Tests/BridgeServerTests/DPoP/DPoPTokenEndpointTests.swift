@@ -142,10 +142,8 @@ struct DPoPTokenEndpointTests {
     }
 
     @Test func aClientThatRequiresDPoPIsRefusedWithoutAProof() async throws {
-        let yaml = TokenTestClients.yaml.replacingOccurrences(
-            of: "  - id: partner-app\n    public: true\n", with: "  - id: partner-app\n    public: true\n    requireDPoP: true\n")
-        #expect(yaml != TokenTestClients.yaml)
-        let bridge = try await TestBridge.make(yaml: yaml)
+        let bridge = try await TestBridge.make(
+            TokenTestClients.configuration.client("partner-app", setting: "requireDPoP", to: true))
         try await bridge.app.makeApplication().test(.live) { client in
             let without = try await Self.partnerTokens(bridge, client, proof: nil)
             #expect(without.error == "invalid_dpop_proof")
@@ -155,7 +153,7 @@ struct DPoPTokenEndpointTests {
     }
 
     @Test func whenNoncesAreRequiredAProofWithoutOneGetsUseDPoPNonceAndTheNonce() async throws {
-        let bridge = try await TestBridge.make(yaml: TokenTestClients.yaml + "\ndpop: {requireNonce: true}\n")
+        let bridge = try await TestBridge.make(TokenTestClients.configuration.addingSections("dpop: {requireNonce: true}"))
         let key = DPoPProofMaker()
         let now = bridge.clock.now
         try await bridge.app.makeApplication().test(.live) { client in

@@ -146,9 +146,7 @@ struct EcosystemEndpointTests {
     }
 
     @Test func withoutContainersCheckEcosystemSaysSoAndThePointerIsNotImplemented() async throws {
-        let yaml = TestBridge.yaml.replacingOccurrences(
-            of: "  accessTokenLifetimeSeconds: 3600", with: "  accessTokenLifetimeSeconds: 3600\n  ecosystem: {supportsContainers: false}")
-        let bridge = try await TestBridge.make(yaml: yaml)
+        let bridge = try await TestBridge.make(.testBridge.setting("wopi.ecosystem", to: .yaml("{supportsContainers: false}")))
         let token = Self.ecosystemToken(bridge, grant: try await bridge.issueToken().grantID)
         try await bridge.app.makeApplication().test(.live) { client in
             try await client.execute(uri: "/wopi/ecosystem?access_token=\(token)", method: .get) { response in
@@ -161,10 +159,8 @@ struct EcosystemEndpointTests {
     }
 
     @Test func anEcosystemOnTheHostsWOPIServerIsNotServedHere() async throws {
-        let yaml = TestBridge.yaml.replacingOccurrences(
-            of: "ecosystemUrlTemplate: https://contoso.com/wopi/ecosystem?",
-            with: "ecosystemUrlTemplate: https://wopi.contoso.com/wopi/ecosystem?")
-        let bridge = try await TestBridge.make(yaml: yaml)
+        let bridge = try await TestBridge.make(
+            .testBridge.setting("wopi.ecosystemUrlTemplate", to: "https://wopi.contoso.com/wopi/ecosystem?access_token={access_token}"))
         #expect(EcosystemHost(configuration: bridge.configuration) == .hostWOPIServer(url: "https://wopi.contoso.com/wopi/ecosystem"))
         let token = Self.ecosystemToken(bridge, grant: try await bridge.issueToken().grantID)
         try await bridge.app.makeApplication().test(.live) { client in

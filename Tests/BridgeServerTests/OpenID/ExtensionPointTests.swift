@@ -66,14 +66,22 @@ struct AppToAppConfigurationTests {
     }
 
     @Test(arguments: [
-        ("appToAppApprovers: [host-app]", "appToAppApprovers: [nobody]", "clients[1].appToAppApprovers[0]: names no configured client \"nobody\""),
-        ("appToAppApprovers: [host-app]", "appToAppApprovers: [merchant-app]", "clients[1].appToAppApprovers[0]: \"merchant-app\" must be a first-party client"),
-        ("    appCallbackUris: [com.example.merchant:/app-callback]\n", "", "clients[1].appCallbackUris: app-to-app needs both appCallbackUris and appToAppApprovers"),
+        (
+            ConfigurationBuilder.openIDFixture.client("merchant-app", setting: "appToAppApprovers", to: ["nobody"]),
+            "clients[1].appToAppApprovers[0]: names no configured client \"nobody\""
+        ),
+        (
+            ConfigurationBuilder.openIDFixture.client("merchant-app", setting: "appToAppApprovers", to: ["merchant-app"]),
+            "clients[1].appToAppApprovers[0]: \"merchant-app\" must be a first-party client"
+        ),
+        (
+            ConfigurationBuilder.openIDFixture.removing("clients[merchant-app].appCallbackUris"),
+            "clients[1].appCallbackUris: app-to-app needs both appCallbackUris and appToAppApprovers"
+        ),
     ])
-    func approversMustBeConfiguredFirstPartyClientsAndComeWithCallbackURIs(replace: String, with: String, message: String) {
-        let yaml = OpenIDFixture.yaml.replacingOccurrences(of: replace, with: with)
-        #expect(yaml != OpenIDFixture.yaml)
+    func approversMustBeConfiguredFirstPartyClientsAndComeWithCallbackURIs(edited: ConfigurationBuilder, message: String) throws {
         #expect(Self.problems(OpenIDFixture.yaml).isEmpty)
-        #expect(Self.problems(yaml).contains { $0.contains(message) }, "\(Self.problems(yaml))")
+        let problems = Self.problems(try edited.yaml())
+        #expect(problems.contains { $0.contains(message) }, "\(problems)")
     }
 }

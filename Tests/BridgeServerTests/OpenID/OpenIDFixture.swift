@@ -44,12 +44,10 @@ enum OpenIDFixture {
 
     /// `hostAppAlgorithm`: the host app's `idTokenSignedResponseAlg`, nil to leave it to the default (RS256).
     static func make(hostAppAlgorithm: String? = nil) async throws -> TestBridge {
-        let configured = hostAppAlgorithm.map {
-            yaml.replacingOccurrences(
-                of: "postLogoutRedirectUris: [com.contoso.files:/signed-out]",
-                with: "postLogoutRedirectUris: [com.contoso.files:/signed-out]\n    idTokenSignedResponseAlg: \($0)")
+        let configuration = hostAppAlgorithm.map {
+            ConfigurationBuilder.openIDFixture.client("host-app", setting: "idTokenSignedResponseAlg", to: .string($0))
         }
-        let bridge = try await TestBridge.make(yaml: configured ?? yaml)
+        let bridge = try await TestBridge.make(configuration ?? .openIDFixture)
         try await bridge.store.saveUser(
             UserRecord(
                 id: "alice", signInName: "alice@contoso.com", friendlyName: "Alice",

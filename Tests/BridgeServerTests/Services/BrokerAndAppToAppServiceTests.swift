@@ -13,17 +13,10 @@ import Testing
 struct BrokerAndAppToAppServiceTests {
     static let logger = Logger(label: "test")
     /// The test configuration with one upstream and the broker on, for a native app client.
-    static let brokerYAML = TestBridge.yaml.replacingOccurrences(
-        of: "users:",
-        with: """
-              - id: broker-app
-                public: true
-                redirectUris: ["com.example.broker:/auth"]
-                grants: [authorization_code]
-            \(UpstreamConfigurationTests.upstream)
-            broker: {clientId: broker-app}
-            users:
-            """)
+    static let brokerConfiguration = ConfigurationBuilder.testBridge
+        .addingClient(#"{id: broker-app, public: true, redirectUris: ["com.example.broker:/auth"], grants: [authorization_code]}"#)
+        .addingSections(UpstreamConfigurationTests.upstream)
+        .addingSections("broker: {clientId: broker-app}")
     static let challenge = PKCE.Verifier.random().challenge(method: .s256).value
 
     static func login(_ parameters: [String: String], provider: String = "idp-a") -> BrokerRequest {
@@ -31,7 +24,7 @@ struct BrokerAndAppToAppServiceTests {
     }
 
     @Test func brokerLoginRefusalsNeedNeitherTheProviderNorTheStore() async throws {
-        let bridge = try await TestBridge.make(yaml: Self.brokerYAML)
+        let bridge = try await TestBridge.make(Self.brokerConfiguration)
         let broker = bridge.app.services.broker
         let rounds = bridge.store.roundTrips
         await #expect(throws: BrokerRefusal.unknownProvider) {
@@ -64,7 +57,7 @@ struct BrokerAndAppToAppServiceTests {
     }
 
     @Test func brokerSessionIsRefusedAsAValueAndAStoreOutageIsTemporarilyUnavailable() async throws {
-        let bridge = try await TestBridge.make(yaml: Self.brokerYAML)
+        let bridge = try await TestBridge.make(Self.brokerConfiguration)
         let broker = bridge.app.services.broker
         let verifier = PKCE.Verifier.random().value
         await #expect(throws: BrokerRefusal.request(.invalidRequest("sessionId is missing"))) {
@@ -107,7 +100,7 @@ struct BrokerAndAppToAppServiceTests {
     @Test func aServerWithUpstreamsThatNeverCallsOneHasNoClientToShutDown() async throws {
         // Before the client was made on first use, dropping such an app without running it tripped AsyncHTTPClient's
         // "not shut down" check.
-        let bridge = try await TestBridge.make(yaml: Self.brokerYAML)
+        let bridge = try await TestBridge.make(Self.brokerConfiguration)
         let client = try #require(bridge.app.services.upstreams.client)
         try await client.shutdown()
         let started = client.started

@@ -12,13 +12,10 @@ import Testing
             clientId: bridge
         """
 
-    static func problems(_ extra: String) -> [ConfigurationProblem] {
-        ConfigurationTests.problems(TestBridge.yaml.replacingOccurrences(of: "users:", with: extra + "\nusers:"))
-    }
+    static let withUpstream = ConfigurationBuilder.testBridge.addingSections(upstream)
 
     @Test func anUpstreamWithDefaultsLoads() throws {
-        let yaml = TestBridge.yaml.replacingOccurrences(of: "users:", with: Self.upstream + "\nusers:")
-        let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml).configuration
+        let configuration = try Self.withUpstream.configuration
         let loaded = try #require(configuration.upstreams.first)
         #expect(loaded.scopes == ["openid", "profile", "email"])
         #expect(loaded.timeoutSeconds == 10 && !loaded.appToApp && !loaded.linkByVerifiedEmail)
@@ -28,17 +25,20 @@ import Testing
     }
 
     @Test(arguments: [
-        (upstream + "\n    scopes: [profile]", "upstreams[0].scopes", "must contain openid"),
-        (upstream + "\n    appToApp: true", "upstreams[0].appCallbackUri", "is required with appToApp"),
-        (upstream.replacingOccurrences(of: "idp-a", with: "session"), "upstreams[0].id", "taken by a route"),
-        (upstream.replacingOccurrences(of: "https://id.example.com", with: "http://id.example.com"), "upstreams[0].issuer", "use https"),
-        (upstream + "\n  - {id: idp-a, name: Again, issuer: 'https://b.example', clientId: x}", "upstreams[1].id", "repeats"),
-        (upstream + "\nbroker: {clientId: nobody}", "broker.clientId", "names no configured client"),
-        ("broker: {clientId: office}", "broker.clientId", "needs at least one upstream"),
-        (upstream + "\nbroker: {sessionLifetimeSeconds: 1}", "broker.sessionLifetimeSeconds", "at least 5"),
+        (withUpstream.setting("upstreams[0].scopes", to: ["profile"]), "upstreams[0].scopes", "must contain openid"),
+        (withUpstream.setting("upstreams[0].appToApp", to: true), "upstreams[0].appCallbackUri", "is required with appToApp"),
+        (withUpstream.setting("upstreams[0].id", to: "session"), "upstreams[0].id", "taken by a route"),
+        (withUpstream.setting("upstreams[0].issuer", to: "http://id.example.com"), "upstreams[0].issuer", "use https"),
+        (
+            withUpstream.appending(.yaml("{id: idp-a, name: Again, issuer: 'https://b.example', clientId: x}"), to: "upstreams"),
+            "upstreams[1].id", "repeats"
+        ),
+        (withUpstream.addingSections("broker: {clientId: nobody}"), "broker.clientId", "names no configured client"),
+        (ConfigurationBuilder.testBridge.addingSections("broker: {clientId: office}"), "broker.clientId", "needs at least one upstream"),
+        (withUpstream.addingSections("broker: {sessionLifetimeSeconds: 1}"), "broker.sessionLifetimeSeconds", "at least 5"),
     ])
-    func problemsNameTheirKey(_ extra: String, _ keyPath: String, _ message: String) {
-        let problems = Self.problems(extra)
+    func problemsNameTheirKey(_ edited: ConfigurationBuilder, _ keyPath: String, _ message: String) throws {
+        let problems = ConfigurationTests.problems(try edited.yaml())
         #expect(
             problems.contains { $0.keyPath == keyPath && $0.message.contains(message) },
             "expected \(keyPath): \(message), got \(problems)")

@@ -8,18 +8,17 @@ import Testing
 /// The association files `serve` publishes for `partnerApps`, as the platforms fetch them.
 @Suite struct PartnerAppAssociationsTests {
     static let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
-    static let yaml = TestBridge.yaml + """
-
+    static let configuration = ConfigurationBuilder.testBridge.addingSections("""
         partnerApps:
           - ios: {teamId: ABCDE12345, bundleIds: [com.contoso.files, com.contoso.files.emm]}
             android: {packageName: com.contoso.files, sha256Fingerprints: ["\(fingerprint)"]}
             redirectPaths: [/oauth2/app-callback]
           - android: {packageName: com.contoso.notes, sha256Fingerprints: ["\(fingerprint)"]}
             redirectPaths: [/notes/callback]
-        """
+        """)
 
     @Test func bothFilesAreServedAsJSONWithoutRedirect() async throws {
-        let bridge = try await TestBridge.make(yaml: Self.yaml)
+        let bridge = try await TestBridge.make(Self.configuration)
         try await bridge.app.makeApplication().test(.live) { client in
             try await client.execute(uri: "/.well-known/apple-app-site-association", method: .get) { response in
                 #expect(response.status == .ok)
@@ -51,14 +50,15 @@ import Testing
             }
         }
         // And an Android-only list has no Apple file.
-        let android = try ConfigurationLoader(environment: [:]).load(yaml: Self.yaml).configuration.partnerApps?.filter { $0.ios == nil }
+        let android = try Self.configuration.configuration.partnerApps?.filter { $0.ios == nil }
         #expect(PartnerAppAssociations.appleAppSiteAssociation(android ?? []) == nil)
     }
 
     @Test func theSchemaRefusesWildcardPathsAndLowerCaseFingerprints() throws {
-        let wildcard = Self.yaml.replacingOccurrences(of: "/notes/callback", with: "/notes/*")
+        let wildcard = try Self.configuration.setting("partnerApps[1].redirectPaths[0]", to: "/notes/*").yaml()
         #expect(throws: ConfigurationError.self) { try ConfigurationLoader(environment: [:]).load(yaml: wildcard) }
-        let lower = Self.yaml.replacingOccurrences(of: "14:6D", with: "14:6d")
+        let lower = try Self.configuration.setting(
+            "partnerApps[0].android.sha256Fingerprints[0]", to: .string(Self.fingerprint.lowercased())).yaml()
         #expect(throws: ConfigurationError.self) { try ConfigurationLoader(environment: [:]).load(yaml: lower) }
     }
 }

@@ -27,7 +27,7 @@ struct WopiForwardAuthParityTests {
     }
 
     static func make() async throws -> TestBridge {
-        try await TestBridge.make(yaml: TestBridge.yaml.replacingOccurrences(of: "requests: false", with: "requests: true"))
+        try await TestBridge.make(.testBridge.requestLogs(true))
     }
 
     @Test func theRemembered200HasTheRoutesHeadMetricsAndLogLine() async throws {

@@ -12,19 +12,16 @@ import Testing
 struct WopiTokenIntrospectionTests {
     static let wopiHost = ("wopi-host", "wopi-host-secret")
     static let office = ("office", "office-demo-secret")
-    static let yaml = TestBridge.yaml.replacingOccurrences(of: "clients:\n", with: """
-        clients:
-          - id: wopi-host
-            secretHash: sha256:cd124f5f341cd26603de50de6932efa0a173b1c46473d133f7238bff18840b2e
-            wopiServer: true
-            redirectUris: [https://wopi-host.example/unused]
-            grants: [client_credentials]
-
+    static let configuration = ConfigurationBuilder.testBridge.addingClient("""
+        id: wopi-host
+        secretHash: sha256:cd124f5f341cd26603de50de6932efa0a173b1c46473d133f7238bff18840b2e
+        wopiServer: true
+        redirectUris: [https://wopi-host.example/unused]
+        grants: [client_credentials]
         """)
 
     @Test func theWopiServersClientLearnsTheTokensUserTimesAndFile() async throws {
-        #expect(Self.yaml.contains("wopiServer: true"), "TestBridge.yaml's client list changed")
-        let bridge = try await TestBridge.make(yaml: Self.yaml)
+        let bridge = try await TestBridge.make(Self.configuration)
         let (file, grant) = try await WopiForwardAuthTests.token(bridge)
         let ecosystem = try await WopiForwardAuthTests.token(bridge, for: nil).token
         try await bridge.app.makeApplication().test(.live) { client in
@@ -63,7 +60,7 @@ struct WopiTokenIntrospectionTests {
     }
 
     @Test func aStoreOutageIsTemporarilyUnavailableNeverActive() async throws {
-        let bridge = try await TestBridge.make(yaml: Self.yaml)
+        let bridge = try await TestBridge.make(Self.configuration)
         let unread = try await WopiForwardAuthTests.token(bridge).token
         let request = OAuthFormRequest(
             body: FormParameters(["token": unread]).encoded,
@@ -74,11 +71,9 @@ struct WopiTokenIntrospectionTests {
     }
 
     @Test func aPublicClientMayNotBeAWopiServer() throws {
-        let yaml = TestBridge.yaml.replacingOccurrences(
-            of: "clients:\n",
-            with: "clients:\n  - {id: app, public: true, wopiServer: true, redirectUris: [com.example:/cb], "
-                + "grants: [authorization_code]}\n")
-        let problems = ConfigurationTests.problems(yaml)
-        #expect(problems.contains { $0.keyPath == "clients[0].wopiServer" }, "\(problems)")
+        let publicServer = ConfigurationBuilder.testBridge.addingClient(
+            "{id: app, public: true, wopiServer: true, redirectUris: [com.example:/cb], grants: [authorization_code]}")
+        let problems = ConfigurationTests.problems(try publicServer.yaml())
+        #expect(problems.contains { $0.keyPath == "clients[1].wopiServer" }, "\(problems)")
     }
 }
