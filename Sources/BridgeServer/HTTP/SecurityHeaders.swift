@@ -34,9 +34,6 @@ extension HTTPField.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
     static let xFrameOptions = Self("X-Frame-Options")!
     static let xRequestID = Self("X-Request-Id")!
-    static let wopiEcosystemOperation = Self("X-WOPI-EcosystemOperation")!
-    static let wopiSrc = Self("X-WOPI-WopiSrc")!
-    static let wopiSessionContext = Self("X-WOPI-SessionContext")!
 }
 
 /// Refuses oversized input before any route sees it: a header value over the configured limit gets 431
