@@ -94,10 +94,26 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // The server's HTTP floor: framing, logging, request metrics, request context, hardening; names no feature.
+        .target(
+            name: "BridgeHTTP",
+            dependencies: [
+                // JSON string escaping, HTTP whitespace and form decoding (value types, no I/O, no crypto).
+                "SignInProtocolCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         // The HTTP server: configuration, signing keys, routes over services.
         .target(
             name: "BridgeServer",
             dependencies: [
+                "BridgeHTTP",
                 "BridgeStore",
                 "SignInProtocol",
                 // Calls to upstream OpenID providers (discovery, JWKS, token), with timeouts and redirects off.
@@ -188,6 +204,7 @@ let package = Package(
             name: "SignInBridgeCLI",
             dependencies: [
                 "Conformance",
+                "BridgeHTTP",
                 "BridgeServer",
                 "BridgeStore",
                 "BridgeStorePostgres",
@@ -284,9 +301,19 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // The floor's own types, without a server.
+        .testTarget(
+            name: "BridgeHTTPTests",
+            dependencies: [
+                "BridgeHTTP",
+                "SignInProtocolCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "BridgeServerTests",
             dependencies: [
+                "BridgeHTTP",
                 "BridgeServer",
                 "BridgeStore",
                 "BridgeStoreSQLite",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BridgeHTTP
 import BridgeServer
 import Foundation
 import Logging

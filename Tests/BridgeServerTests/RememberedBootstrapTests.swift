@@ -1,3 +1,4 @@
+@testable import BridgeHTTP
 @testable import BridgeServer
 import BridgeStore
 import Foundation

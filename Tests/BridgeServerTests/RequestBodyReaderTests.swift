@@ -1,3 +1,4 @@
+@testable import BridgeHTTP
 @testable import BridgeServer
 import Foundation
 import HTTPTypes
@@ -6,8 +7,9 @@ import NIOCore
 import SignInProtocol
 import Testing
 
-/// The one body reader: its limit, the content types it reads and the typed error for each refusal.
-@Suite("Request body reader")
+/// The server's additions to the floor's body reader (BridgeHTTPTests has the reader itself): the broker's JSON
+/// parameters and the OAuth error a refusal becomes.
+@Suite("Request body reader: the broker's JSON parameters and the OAuth error")
 struct RequestBodyReaderTests {
     static func request(_ body: [UInt8], type: String?) -> Request {
         var head = HTTPRequest(method: .post, scheme: "http", authority: "t", path: "/x")
@@ -17,29 +19,10 @@ struct RequestBodyReaderTests {
 
     let reader = RequestBodyReader(maxBytes: 64)
 
-    @Test func aFormIsReadAndDecoded() async throws {
-        let form = try await reader.form(Self.request(Array("a=1&b=%C3%A9".utf8), type: "application/x-www-form-urlencoded; charset=UTF-8"))
-        #expect(form["a"] == "1" && form["b"] == "é")
-    }
-
-    @Test func refusalsAreTypedAndNameNoInput() async {
-        await #expect(throws: RequestBodyError.tooLarge(limit: 64)) {
-            _ = try await reader.formText(Self.request(Array(repeating: UInt8(ascii: "a"), count: 65), type: "application/x-www-form-urlencoded"))
-        }
-        await #expect(throws: RequestBodyError.unsupportedContentType(allowed: "application/x-www-form-urlencoded (RFC 6749 section 3.2)")) {
-            _ = try await reader.formText(Self.request(Array("{}".utf8), type: "application/json"))
-        }
-        await #expect(throws: RequestBodyError.notUTF8) {
-            _ = try await reader.formText(Self.request([0x61, 0x3D, 0xFF, 0xFE], type: "application/x-www-form-urlencoded"))
-        }
-        await #expect(throws: RequestBodyError.notAJSONObject) {
-            _ = try await reader.parameters(Self.request(Array("[1]".utf8), type: "application/json"))
-        }
-        let malformed = await #expect(throws: RequestBodyError.self) {
-            _ = try await reader.form(Self.request(Array("a=%zz".utf8), type: "application/x-www-form-urlencoded"))
-        }
-        if case .malformedForm = malformed {} else { Issue.record("\(String(describing: malformed))") }
+    /// Over the limit or unreadable is RFC 6749 §5.2's `invalid_request` for the OAuth endpoints.
+    @Test func anUnreadableBodyIsAnInvalidRequest() async {
         #expect(RequestBodyError.notUTF8.oauthError.code == .invalidRequest)
+        #expect(RequestBodyError.tooLarge(limit: 64).oauthError.code == .invalidRequest)
     }
 
     /// The broker's bodies: a JSON object's string members or a form; nothing else.
@@ -49,6 +32,9 @@ struct RequestBodyReaderTests {
         let form = try await reader.parameters(Self.request(Array("sessionId=s".utf8), type: "application/x-www-form-urlencoded"))
         #expect(form["sessionId"] == "s")
         #expect(try await reader.parameters(Self.request([], type: nil)).pairs.isEmpty)
+        await #expect(throws: RequestBodyError.notAJSONObject) {
+            _ = try await reader.parameters(Self.request(Array("[1]".utf8), type: "application/json"))
+        }
         await #expect(throws: RequestBodyError.unsupportedContentType(allowed: "application/json or application/x-www-form-urlencoded")) {
             _ = try await reader.parameters(Self.request(Array("x".utf8), type: "text/plain"))
         }

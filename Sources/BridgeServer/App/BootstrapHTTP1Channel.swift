@@ -1,3 +1,4 @@
+import BridgeHTTP
 import HummingbirdCore
 import Logging
 import NIOCore

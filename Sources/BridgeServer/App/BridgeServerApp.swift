@@ -1,3 +1,4 @@
+import BridgeHTTP
 import BridgeStore
 import Foundation
 import Hummingbird
@@ -85,7 +86,7 @@ public struct BridgeServerApp: Sendable {
         let router = Router(context: BridgeRequestContext.self)
         router.add(middleware: ResponseHardeningMiddleware(fields: securityFields))
         if configuration.log.requests { router.add(middleware: RequestLogMiddleware()) }
-        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics.http))
         router.add(
             middleware: RequestLimitsMiddleware(
                 maxHeaderValueBytes: configuration.limits.maxHeaderValueBytes,

@@ -1,3 +1,4 @@
+import BridgeHTTP
 import BridgeStore
 import Foundation
 import SignInProtocol

@@ -1,3 +1,4 @@
+import BridgeHTTP
 import Foundation
 import Hummingbird
 import SignInProtocol

@@ -1,3 +1,4 @@
+import BridgeHTTP
 import HTTPTypes
 import SignInProtocol
 

@@ -1,3 +1,4 @@
+import BridgeHTTP
 import Foundation
 
 extension BridgeConfiguration.Client {

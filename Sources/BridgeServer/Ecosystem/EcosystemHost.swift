@@ -1,3 +1,4 @@
+import BridgeHTTP
 import Foundation
 
 /// Who answers the bootstrap's `EcosystemUrl` (`wopi.ecosystemUrlTemplate`): this server, when the URL is its own

@@ -1,3 +1,4 @@
+import BridgeHTTP
 import Crypto
 import CryptoExtras
 import Foundation

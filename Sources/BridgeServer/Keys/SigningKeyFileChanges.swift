@@ -1,3 +1,4 @@
+import BridgeHTTP
 import Foundation
 
 /// One key as `signin-bridge keys list` shows it.

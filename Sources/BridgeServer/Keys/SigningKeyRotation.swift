@@ -1,3 +1,4 @@
+import BridgeHTTP
 import Foundation
 
 /// Where a key is in its life (OpenID Connect Core §10.1.1: publish a new key before using it, keep the old one

@@ -1,3 +1,4 @@
+import BridgeHTTP
 import Foundation
 
 /// Where the token endpoint answers. Always `/oauth2/token` on the issuer (what the metadata announces), plus the

@@ -1,3 +1,4 @@
+import BridgeHTTP
 import Hummingbird
 import SignInProtocol
 

@@ -1,3 +1,4 @@
+@testable import BridgeHTTP
 import BridgeServer
 import BridgeStore
 import Foundation

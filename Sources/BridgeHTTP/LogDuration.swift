@@ -1,16 +1,16 @@
 /// A request's duration for its log line, in milliseconds with two decimals (`duration_ms=0.42`). Kept as
 /// nanoseconds until the log writer's thread prints it, so the request pays for no formatting.
-struct LogDuration: CustomStringConvertible, Sendable {
-    let nanoseconds: Int64
+package struct LogDuration: CustomStringConvertible, Sendable {
+    package let nanoseconds: Int64
 
-    init(nanoseconds: Int64) { self.nanoseconds = max(0, nanoseconds) }
+    package init(nanoseconds: Int64) { self.nanoseconds = max(0, nanoseconds) }
 
-    init(_ duration: Duration) {
+    package init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         self.init(nanoseconds: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
-    var description: String {
+    package var description: String {
         let hundredths = (nanoseconds + 5_000) / 10_000
         let fraction = hundredths % 100
         return "\(hundredths / 100)." + (fraction < 10 ? "0\(fraction)" : "\(fraction)")

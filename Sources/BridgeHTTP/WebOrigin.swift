@@ -5,13 +5,13 @@ import Foundation
 /// compared as written (an IDN as punycode): `URLComponents.encodedHost` reads it without loading ICU's IDNA tables
 /// (1.2 MiB resident), which `URLComponents.host` would, to decode it. User info is refused: it has no place in the
 /// URLs this server compares (RFC 9110 §4.2.4 deprecates it for http(s)).
-struct WebOrigin: Hashable, Sendable, CustomStringConvertible {
-    let scheme: String
-    let host: String
-    let port: Int
+package struct WebOrigin: Hashable, Sendable, CustomStringConvertible {
+    package let scheme: String
+    package let host: String
+    package let port: Int
 
     /// The components as parsed, so callers that need the path do not parse the URL twice.
-    init?(_ components: URLComponents) {
+    package init?(_ components: URLComponents) {
         guard let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
             let host = components.encodedHost?.lowercased(), !host.isEmpty, components.user == nil
         else { return nil }
@@ -20,10 +20,10 @@ struct WebOrigin: Hashable, Sendable, CustomStringConvertible {
         self.port = components.port ?? (scheme == "https" ? 443 : 80)
     }
 
-    init?(url: String) {
+    package init?(url: String) {
         guard let components = URLComponents(string: url) else { return nil }
         self.init(components)
     }
 
-    var description: String { "\(scheme)://\(host):\(port)" }
+    package var description: String { "\(scheme)://\(host):\(port)" }
 }

@@ -3,11 +3,11 @@ import HTTPTypes
 import NIOCore
 
 /// An IPv4 or IPv6 address, or a CIDR block of them (`10.0.0.0/8`, `fd00::/8`, `203.0.113.7`).
-struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
-    let bytes: [UInt8]  // 4 or 16
-    let prefixLength: Int
+package struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
+    package let bytes: [UInt8]  // 4 or 16
+    package let prefixLength: Int
 
-    init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let address = parts.first, let bytes = Self.addressBytes(address) else { return nil }
         let maxLength = bytes.count * 8
@@ -22,7 +22,7 @@ struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
         self.prefixLength = prefixLength
     }
 
-    func contains(_ address: [UInt8]) -> Bool {
+    package func contains(_ address: [UInt8]) -> Bool {
         guard address.count == bytes.count else { return false }
         var remaining = prefixLength
         for (mine, theirs) in zip(bytes, address) where remaining > 0 {
@@ -34,11 +34,11 @@ struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
         return true
     }
 
-    var description: String { "\(bytes.map(String.init).joined(separator: bytes.count == 4 ? "." : ":"))/\(prefixLength)" }
+    package var description: String { "\(bytes.map(String.init).joined(separator: bytes.count == 4 ? "." : ":"))/\(prefixLength)" }
 
     /// The 4 or 16 bytes of a textual IP address (NIO's parser, so the same rules as the listener's), with IPv4
     /// addresses mapped into IPv6 (`::ffff:10.0.0.1`) read as IPv4.
-    static func addressBytes(_ text: some StringProtocol) -> [UInt8]? {
+    package static func addressBytes(_ text: some StringProtocol) -> [UInt8]? {
         let trimmed = String(text)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 64, let address = try? SocketAddress(ipAddress: trimmed, port: 0)
         else { return nil }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Testing
 
-@testable import BridgeServer
+@testable import BridgeHTTP
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Logging
-import SignInProtocol
+import SignInProtocolCore
 
 #if canImport(Glibc)
 import Glibc
@@ -44,7 +44,7 @@ public struct LineLogHandler: LogHandler {
     }
 
     /// `ts`, `level`, `msg`, then the metadata sorted by key, and a newline.
-    static func appendLine(_ record: LogLineWriter.Record, timestamp: inout LogTimestamp, to bytes: inout [UInt8]) {
+    package static func appendLine(_ record: LogLineWriter.Record, timestamp: inout LogTimestamp, to bytes: inout [UInt8]) {
         var time = timespec()
         time.tv_sec = record.seconds
         time.tv_nsec = record.nanoseconds
@@ -90,7 +90,7 @@ public struct LineLogHandler: LogHandler {
     }
 
     /// One formatted line, for tests.
-    static func line(_ record: LogLineWriter.Record) -> String {
+    package static func line(_ record: LogLineWriter.Record) -> String {
         var timestamp = LogTimestamp()
         var bytes: [UInt8] = []
         appendLine(record, timestamp: &timestamp, to: &bytes)

@@ -1,6 +1,4 @@
-import BridgeStore
 import CoreMetrics
-import Hummingbird
 import NIOConcurrencyHelpers
 import Prometheus
 
@@ -10,16 +8,16 @@ import Prometheus
 /// (perf record --call-graph dwarf, 64 connections, release builds).
 /// The combinations are few (llhttp parses a fixed set of methods; routes are the router's; statuses are ours);
 /// past `capacity` they are made per request again, as before, so no client can grow this without bound.
-final class RequestMetricHandles: Sendable {
+package final class RequestMetricHandles: Sendable {
     struct Labels: Hashable {
         var method: String
         var route: String
         var status: Int
     }
 
-    struct Handles: Sendable {
-        let requests: Prometheus.Counter
-        let duration: Prometheus.DurationHistogram
+    package struct Handles: Sendable {
+        package let requests: Prometheus.Counter
+        package let duration: Prometheus.DurationHistogram
     }
 
     static let buckets: [Duration] = [.milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2)]
@@ -27,24 +25,24 @@ final class RequestMetricHandles: Sendable {
     let capacity: Int
     private let made = NIOLockedValueBox<[Labels: Handles]>([:])
 
-    init(registry: PrometheusCollectorRegistry, capacity: Int = 1_000) {
+    package init(registry: PrometheusCollectorRegistry, capacity: Int = 1_000) {
         self.registry = registry
         self.capacity = capacity
     }
 
-    func handles(method: String, route: String, status: Int) -> Handles {
+    package func handles(method: String, route: String, status: Int) -> Handles {
         let labels = Labels(method: method, route: route, status: status)
         if let handles = made.withLockedValue({ $0[labels] }) { return handles }
         let handles = Handles(
             requests: registry.makeCounter(
-                descriptor: BridgeMetrics.httpRequests, labels: [("method", method), ("route", route), ("status", String(status))]),
+                descriptor: HTTPMetrics.httpRequests, labels: [("method", method), ("route", route), ("status", String(status))]),
             duration: registry.makeDurationHistogram(
-                descriptor: BridgeMetrics.httpDuration, labels: [("route", route)], buckets: Self.buckets))
+                descriptor: HTTPMetrics.httpDuration, labels: [("route", route)], buckets: Self.buckets))
         made.withLockedValue { made in
             if made.count < capacity { made[labels] = handles }
         }
         return handles
     }
 
-    var count: Int { made.withLockedValue(\.count) }
+    package var count: Int { made.withLockedValue(\.count) }
 }

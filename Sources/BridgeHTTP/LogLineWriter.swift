@@ -17,13 +17,13 @@ public final class LogLineWriter: @unchecked Sendable {
     public static let standardError = LogLineWriter(fileDescriptor: 2)
 
     /// One event as captured on the caller's thread; formatted later on the writer's.
-    struct Record: Sendable {
-        var seconds: Int
-        var nanoseconds: Int
-        var level: Logger.Level
-        var message: String
-        var metadata: Logger.Metadata
-        var format: LineLogHandler.Format
+    package struct Record: Sendable {
+        package var seconds: Int
+        package var nanoseconds: Int
+        package var level: Logger.Level
+        package var message: String
+        package var metadata: Logger.Metadata
+        package var format: LineLogHandler.Format
     }
 
     let fileDescriptor: Int32
@@ -57,7 +57,7 @@ public final class LogLineWriter: @unchecked Sendable {
         Thread.detachNewThread { [self] in run() }
     }
 
-    func enqueue(_ record: Record) {
+    package func enqueue(_ record: Record) {
         condition.lock()
         accepted += 1
         if pending.count >= maxPending {

@@ -6,15 +6,17 @@ import NIOCore
 /// from the proxy, so one attacker would lock everyone out: for connections from `listen.trustedProxies` the
 /// address is taken from `X-Forwarded-For`, read from the right and skipping further trusted proxies (an entry a
 /// client wrote itself sits to the left of what our proxies appended, so it cannot be chosen).
-struct ClientAddress: Sendable {
-    let trustedProxies: [IPAddressRange]
+package struct ClientAddress: Sendable {
+    package let trustedProxies: [IPAddressRange]
 
-    static let forwardedForField = HTTPField.Name("X-Forwarded-For")!
+    package init(trustedProxies: [IPAddressRange]) { self.trustedProxies = trustedProxies }
+
+    package static let forwardedForField = HTTPField.Name("X-Forwarded-For")!
 
     /// X-Forwarded-For is read up to this many entries from the right; a longer chain is someone's invention.
-    static let maxHops = 20
+    package static let maxHops = 20
 
-    func resolve(peer: String?, forwardedFor: [String]) -> String {
+    package func resolve(peer: String?, forwardedFor: [String]) -> String {
         guard let peer else { return "unknown" }
         guard isTrusted(peer) else { return peer }
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }
@@ -28,7 +30,7 @@ struct ClientAddress: Sendable {
         return candidate
     }
 
-    func isTrusted(_ address: String) -> Bool {
+    package func isTrusted(_ address: String) -> Bool {
         guard !trustedProxies.isEmpty, let bytes = IPAddressRange.addressBytes(address) else { return false }
         return trustedProxies.contains { $0.contains(bytes) }
     }

@@ -5,10 +5,16 @@ import Logging
 
 /// The outermost middleware: turns thrown HTTP errors into responses (so every answer, 404s included, gets the
 /// headers), maps anything unexpected to a bare 500 without details, adds the security headers and the request id.
-struct ResponseHardeningMiddleware<Context: RequestContext>: RouterMiddleware {
-    let fields: [HTTPField]
+package struct ResponseHardeningMiddleware<Context: RequestContext>: RouterMiddleware {
+    package let fields: [HTTPField]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package init(fields: [HTTPField]) { self.fields = fields }
+
+    // @inlinable: generic over the server's context, and in another module than the one that picks it, so only a body
+    // in the module's interface lets the server's build specialize it for that context as it did when both were one
+    // module (docs.swift.org, The Swift Programming Language, "Attributes", inlinable).
+    @inlinable
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let response: Response
         do {
             response = try await next(request, context)
@@ -22,8 +28,8 @@ struct ResponseHardeningMiddleware<Context: RequestContext>: RouterMiddleware {
     // of its body for the whole request, and a connection keeps its deepest frames allocated while it is open.
     // Inlined here they made this frame 1,968 bytes (the async function pointer's context size).
 
-    @inline(never)
-    static func response(for error: any Error, to request: Request, context: Context) throws -> Response {
+    @inlinable @inline(never)
+    package static func response(for error: any Error, to request: Request, context: Context) throws -> Response {
         switch error {
         case let error as HTTPError:
             // A one-line text answer, as documented (schemas/openapi.yaml "Text"): the router's bare 404 and 405
@@ -41,8 +47,8 @@ struct ResponseHardeningMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    @inline(never)
-    static func hardened(_ response: Response, fields: [HTTPField], context: Context) -> Response {
+    @inlinable @inline(never)
+    package static func hardened(_ response: Response, fields: [HTTPField], context: Context) -> Response {
         var response = response
         SecurityHeaders.apply(fields, to: &response.headers)
         if case .string(let id)? = context.logger[metadataKey: "hb.request.id"] {

@@ -8,11 +8,11 @@ import NIOHTTP1
 ///
 /// On a pipelined connection the refusal waits until the responses to earlier requests have ended, so it never
 /// cuts into one of them.
-final class StrictFramingHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+package final class StrictFramingHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPServerRequestPart
+    package typealias InboundOut = HTTPServerRequestPart
+    package typealias OutboundIn = HTTPServerResponsePart
+    package typealias OutboundOut = HTTPServerResponsePart
 
     /// Requests passed on whose response has not ended yet.
     private var unanswered = 0
@@ -20,7 +20,9 @@ final class StrictFramingHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var refusal: RequestFraming.Violation?
     private var refusalSent = false
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package init() {}
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard refusal == nil else { return }
         if case .head(let head) = unwrapInboundIn(data) {
             if let violation = RequestFraming.violation(in: head) { return refuse(violation, context: context) }
@@ -29,12 +31,12 @@ final class StrictFramingHandler: ChannelDuplexHandler, RemovableChannelHandler 
         context.fireChannelRead(data)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let error = error as? HTTPParserError else { return context.fireErrorCaught(error) }
         if refusal == nil { refuse(RequestFraming.violation(for: error), context: context) }
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
         unanswered = max(0, unanswered - 1)
         context.write(data, promise: promise)

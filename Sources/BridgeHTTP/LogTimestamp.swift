@@ -7,18 +7,20 @@ import Darwin
 /// RFC 3339 UTC timestamps with milliseconds (`2026-11-22T21:30:05.123Z`) for log lines, without Foundation's
 /// ISO 8601 formatter (ICU, tens of microseconds a line): the date and time part is rebuilt once a second, the
 /// milliseconds appended as digits. Not thread-safe: one per writer thread.
-struct LogTimestamp {
+package struct LogTimestamp {
     private var second = Int.min
     private var prefix: [UInt8] = []
 
+    package init() {}
+
     /// The wall clock now, as the moment to stamp a record with (cheap: one vDSO call).
-    static func now() -> timespec {
+    package static func now() -> timespec {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return now
     }
 
-    mutating func append(_ time: timespec, to bytes: inout [UInt8]) {
+    package mutating func append(_ time: timespec, to bytes: inout [UInt8]) {
         if time.tv_sec != second {
             second = time.tv_sec
             prefix = Self.dateAndTime(second)
@@ -32,7 +34,7 @@ struct LogTimestamp {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` in UTC.
-    static func dateAndTime(_ second: Int) -> [UInt8] {
+    package static func dateAndTime(_ second: Int) -> [UInt8] {
         var time = time_t(second)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -66,7 +68,7 @@ extension LogTimestamp {
     /// `YYYY-MM-DDTHH:MM:SSZ` (RFC 3339 §5.6, UTC, whole seconds) for timestamps in answers and files. Foundation's
     /// `ISO8601DateFormatter` would load ICU's calendar and time-zone data for this fixed format: about 4.8 MiB more
     /// resident memory on Linux, measured in a process that formats one date with it.
-    static func utcSeconds(_ date: Date) -> String {
+    package static func utcSeconds(_ date: Date) -> String {
         String(decoding: dateAndTime(Int(date.timeIntervalSince1970.rounded(.down))) + [UInt8(ascii: "Z")], as: UTF8.self)
     }
 }
@@ -74,7 +76,7 @@ extension LogTimestamp {
 extension LogTimestamp {
     /// Reads back exactly the form `utcSeconds` writes; nil for anything else, an impossible date (February 30)
     /// included, since the text must survive the round trip.
-    static func date(utcSeconds text: String) -> Date? {
+    package static func date(utcSeconds text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count == 20, bytes[19] == UInt8(ascii: "Z") else { return nil }
         func number(_ range: Range<Int>) -> Int32? {

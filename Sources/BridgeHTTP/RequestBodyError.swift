@@ -1,10 +1,8 @@
-import Foundation
-import Hummingbird
-import SignInProtocol
+import SignInProtocolCore
 
 /// Why a request body could not be used. Each case says what was wrong, never what the body held.
-enum RequestBodyError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Over `limits.maxBodyBytes`.
+package enum RequestBodyError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Over the reader's `maxBytes`.
     case tooLarge(limit: Int)
     /// Not a content type the endpoint reads; `allowed` names the ones it does.
     case unsupportedContentType(allowed: String)
@@ -14,7 +12,7 @@ enum RequestBodyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// JSON that is not an object.
     case notAJSONObject
 
-    var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let limit): "the request body is over \(limit) bytes"
         case .unsupportedContentType(let allowed): "the body must be \(allowed)"
@@ -23,7 +21,4 @@ enum RequestBodyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAJSONObject: "the body is not a JSON object"
         }
     }
-
-    /// RFC 6749 §5.2 / RFC 6750 §3.1: a request the server cannot read is `invalid_request`.
-    var oauthError: OAuthError { .invalidRequest(description) }
 }

@@ -2,14 +2,14 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// The `Date` header value (RFC 9110 §5.6.7 IMF-fixdate).
-enum HTTPDate {
-    static func currentSecond() -> Int {
+package enum HTTPDate {
+    package static func currentSecond() -> Int {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return now.tv_sec
     }
 
-    static func format(_ second: Int) -> String {
+    package static func format(_ second: Int) -> String {
         var time = time_t(second)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -22,10 +22,12 @@ enum HTTPDate {
 }
 
 /// The `Date` value of the current second, formatted once per second and shared.
-final class CurrentHTTPDate: Sendable {
+package final class CurrentHTTPDate: Sendable {
     private let cached = NIOLockedValueBox<(second: Int, value: String)>((-1, ""))
 
-    var value: String {
+    package init() {}
+
+    package var value: String {
         let second = HTTPDate.currentSecond()
         return cached.withLockedValue { cached in
             if cached.second != second { cached = (second, HTTPDate.format(second)) }

@@ -6,10 +6,10 @@ import Logging
 /// Headers every response carries (OWASP secure headers): no MIME sniffing, no framing, no referrer, a CSP that
 /// allows nothing (the sign-in and consent pages set their own, stricter-than-default one), and `no-store` unless a
 /// route chose its own caching (tokens must never be cached, RFC 6749 §5.1).
-enum SecurityHeaders {
-    static let contentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+package enum SecurityHeaders {
+    package static let contentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
-    static func fields(https: Bool) -> [HTTPField] {
+    package static func fields(https: Bool) -> [HTTPField] {
         var fields: [HTTPField] = [
             HTTPField(name: .cacheControl, value: "no-store"),
             HTTPField(name: .xContentTypeOptions, value: "nosniff"),
@@ -23,30 +23,34 @@ enum SecurityHeaders {
         return fields
     }
 
-    /// Adds each field the response does not set itself.
-    static func apply(_ fields: [HTTPField], to headers: inout HTTPFields) {
+    /// Adds each field the response does not set itself. Inlinable: it runs on every response, from the server's module.
+    @inlinable
+    package static func apply(_ fields: [HTTPField], to headers: inout HTTPFields) {
         for field in fields where headers[field.name] == nil { headers.append(field) }
     }
 }
 
 extension HTTPField.Name {
-    static let xContentTypeOptions = Self("X-Content-Type-Options")!
-    static let referrerPolicy = Self("Referrer-Policy")!
-    static let xFrameOptions = Self("X-Frame-Options")!
-    static let xRequestID = Self("X-Request-Id")!
-    static let wopiEcosystemOperation = Self("X-WOPI-EcosystemOperation")!
-    static let wopiSrc = Self("X-WOPI-WopiSrc")!
-    static let wopiSessionContext = Self("X-WOPI-SessionContext")!
+    package static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    package static let referrerPolicy = Self("Referrer-Policy")!
+    package static let xFrameOptions = Self("X-Frame-Options")!
+    package static let xRequestID = Self("X-Request-Id")!
 }
 
 /// Refuses oversized input before any route sees it: a header value over the configured limit gets 431
 /// (RFC 6585 §5), a declared body over the limit 413 (RFC 9110 §15.5.14). Bodies without a length are limited by
 /// the routes that read them (`collect(upTo:)`).
-struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
-    let maxHeaderValueBytes: Int
-    let maxBodyBytes: Int
+package struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
+    package let maxHeaderValueBytes: Int
+    package let maxBodyBytes: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package init(maxHeaderValueBytes: Int, maxBodyBytes: Int) {
+        self.maxHeaderValueBytes = maxHeaderValueBytes
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    @inlinable  // generic over the context: see ResponseHardeningMiddleware.handle
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         for field in request.headers where field.value.utf8.count > maxHeaderValueBytes {
             throw HTTPError(
                 .init(code: 431, reasonPhrase: "Request Header Fields Too Large"),
@@ -61,8 +65,11 @@ struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// One log line per request at info: method, path without query (WOPI URLs carry tokens in the query), status and
 /// duration. Never headers, never bodies.
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
+
+    @inlinable  // generic over the context: see ResponseHardeningMiddleware.handle
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         Self.log(request, status: response.status, since: start, logger: context.logger)
@@ -71,19 +78,19 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Outside `handle`, so that its temporaries are not part of the async frame (see ResponseHardeningMiddleware).
     @inline(never)
-    static func log(_ request: Request, status: HTTPResponse.Status, since start: ContinuousClock.Instant, logger: Logger) {
+    package static func log(_ request: Request, status: HTTPResponse.Status, since start: ContinuousClock.Instant, logger: Logger) {
         RequestLogLine.write(
             method: request.method.rawValue, path: request.uri.path, status: status.code,
             duration: LogDuration(ContinuousClock.now - start), requestID: nil, logger: logger)
     }
 }
 
-/// The request log line: the router's (`RequestLogMiddleware`) and that of a bootstrap answered before it
-/// (`BootstrapAnswers`), so both read alike.
-enum RequestLogLine {
+/// The request log line: the router's (`RequestLogMiddleware`) and that of an answer written before the router
+/// (by a pipeline handler), so both read alike.
+package enum RequestLogLine {
     /// `requestID` is for a logger that does not carry one (the pipeline's); the router's loggers do.
     /// Values stay unformatted (the status, the duration, the request id) until LogLineWriter's thread prints them.
-    static func write(
+    package static func write(
         method: String, path: String, status: Int, duration: LogDuration, requestID: (any CustomStringConvertible & Sendable)?,
         logger: Logger
     ) {

@@ -1,4 +1,4 @@
-@testable import BridgeServer
+@testable import BridgeHTTP
 import Testing
 
 /// One rule for "same origin" (RFC 6454 §4), used by the WopiSrc prefixes and the token endpoint's extra paths.

@@ -1,14 +1,14 @@
 import Foundation
 import NIOHTTP1
-import SignInProtocol
+import SignInProtocolCore
 
 /// The RFC 9112 message-framing rules a request head must pass before anything reads its body or routes it. NIO's
 /// parser (llhttp) enforces some of them itself; this checks them all once more on the parsed head, so one place
 /// decides and every path (the prepared challenge included) gets the same answer.
-enum RequestFraming {
+package enum RequestFraming {
     /// What was wrong, with the status RFC 9112 asks for. Every one closes the connection: once framing is in
     /// doubt, nothing after this request on the connection can be trusted (RFC 9112 §11.2, request smuggling).
-    enum Violation: Error, Sendable, Hashable {
+    package enum Violation: Error, Sendable, Hashable {
         /// A transfer coding other than `chunked`: RFC 9112 §6.1 "SHOULD respond with 501 (Not Implemented)".
         case unknownTransferCoding(String)
         /// `chunked` present but not last: RFC 9112 §6.3 item 4, "MUST respond with the 400".
@@ -33,12 +33,12 @@ enum RequestFraming {
         /// Whatever else NIO's parser refused before a head existed (bad syntax, obs-fold, an oversized head…).
         case unparsable
 
-        var status: HTTPResponseStatus {
+        package var status: HTTPResponseStatus {
             if case .unknownTransferCoding = self { return .notImplemented }
             return .badRequest
         }
 
-        var message: String {
+        package var message: String {
             switch self {
             case .unknownTransferCoding(let coding): "transfer coding \"\(coding.prefix(40))\" is not supported (RFC 9112 §6.1)"
             case .chunkedNotFinal: "chunked must be the final transfer coding (RFC 9112 §6.3)"
@@ -56,7 +56,7 @@ enum RequestFraming {
     }
 
     /// What NIO's parser (llhttp) refusing a request means, as far as its error says.
-    static func violation(for error: HTTPParserError) -> Violation {
+    package static func violation(for error: HTTPParserError) -> Violation {
         switch error {
         case .unexpectedContentLength: .ambiguousLength
         case .invalidContentLength: .invalidContentLength
@@ -65,7 +65,7 @@ enum RequestFraming {
     }
 
     /// nil when the head frames its message unambiguously.
-    static func violation(in head: HTTPRequestHead) -> Violation? {
+    package static func violation(in head: HTTPRequestHead) -> Violation? {
         var hosts = 0
         var host: String?
         var transferEncodings: [String] = []
