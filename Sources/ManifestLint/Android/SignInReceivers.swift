@@ -110,6 +110,24 @@ public struct SignInReceivers: Sendable {
             severity: severity(rule.severity, for: component, filter: filter))
     }
 
+    /// One finding for each `<data>` attribute of every intent filter that `problem` objects to, at the attribute's
+    /// value: the rules that judge one attribute at a time (scheme syntax, host wildcard, path slash).
+    public func attributeFindings(
+        _ rule: RuleDescriptor, in manifest: AndroidManifest, attributes: (IntentFilter) -> [XMLAttribute],
+        problem: (XMLAttribute) -> String?
+    ) -> [Diagnosis] {
+        var diagnoses = [Diagnosis]()
+        for component in manifest.components {
+            for filter in component.intentFilters {
+                for attribute in attributes(filter) {
+                    guard let message = problem(attribute) else { continue }
+                    diagnoses.append(finding(rule, message, at: attribute.valuePosition, of: component, filter: filter))
+                }
+            }
+        }
+        return diagnoses
+    }
+
     /// `severity` for a sign-in receiver, info for any other component.
     public func severity(_ severity: Severity, for component: AndroidComponent) -> Severity {
         reason(for: component) == nil ? .info : severity

@@ -14,17 +14,8 @@ public struct DataSchemeSyntax: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        let receivers = SignInReceivers.of(manifest, context: context)
-        var diagnoses = [Diagnosis]()
-        for component in manifest.components {
-            for filter in component.intentFilters {
-                for attribute in filter.schemes {
-                    guard let problem = Self.problem(attribute.value) else { continue }
-                    diagnoses.append(receivers.finding(descriptor, problem, at: attribute.valuePosition, of: component, filter: filter))
-                }
-            }
-        }
-        return diagnoses
+        SignInReceivers.of(manifest, context: context).attributeFindings(
+            descriptor, in: manifest, attributes: \.schemes, problem: { Self.problem($0.value) })
     }
 
     static func problem(_ scheme: String) -> String? {

@@ -12,21 +12,14 @@ public struct HostWildcard: AndroidManifestRule {
     public init() {}
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        let receivers = SignInReceivers.of(manifest, context: context)
-        var diagnoses = [Diagnosis]()
-        for component in manifest.components {
-            for filter in component.intentFilters {
-                for host in filter.dataAttributes("host") {
-                    let value = host.value
-                    guard value.containsASCII("*"), !BuildTimeValue.isPlaceholder(value) else { continue }
-                    let rest = value.dropFirst()
-                    let leadingWildcardOnly = value.first == "*" && !rest.containsASCII("*") && (rest.isEmpty || rest.first == ".")
-                    guard !leadingWildcardOnly else { continue }
-                    let message = "android:host \"\(value)\" has a '*' that is not a leading \"*.\" wildcard"
-                    diagnoses.append(receivers.finding(descriptor, message, at: host.valuePosition, of: component, filter: filter))
-                }
-            }
+        SignInReceivers.of(manifest, context: context).attributeFindings(
+            descriptor, in: manifest, attributes: { $0.dataAttributes("host") }
+        ) { host in
+            let value = host.value
+            guard value.containsASCII("*"), !BuildTimeValue.isPlaceholder(value) else { return nil }
+            let rest = value.dropFirst()
+            let leadingWildcardOnly = value.first == "*" && !rest.containsASCII("*") && (rest.isEmpty || rest.first == ".")
+            return leadingWildcardOnly ? nil : "android:host \"\(value)\" has a '*' that is not a leading \"*.\" wildcard"
         }
-        return diagnoses
     }
 }

@@ -14,17 +14,11 @@ public struct PathWithoutSlash: AndroidManifestRule {
     static let attributes = ["path", "pathPrefix"]
 
     public func check(_ manifest: AndroidManifest, context: LintContext) -> [Diagnosis] {
-        let receivers = SignInReceivers.of(manifest, context: context)
-        var diagnoses = [Diagnosis]()
-        for component in manifest.components {
-            for filter in component.intentFilters {
-                for attribute in Self.attributes.flatMap({ filter.dataAttributes($0) }) {
-                    guard !attribute.value.hasPrefix("/"), !BuildTimeValue.isPlaceholder(attribute.value) else { continue }
-                    let message = "\(attribute.qualifiedName) \"\(attribute.value)\" does not start with '/'"
-                    diagnoses.append(receivers.finding(descriptor, message, at: attribute.valuePosition, of: component, filter: filter))
-                }
-            }
+        SignInReceivers.of(manifest, context: context).attributeFindings(
+            descriptor, in: manifest, attributes: { filter in Self.attributes.flatMap { filter.dataAttributes($0) } }
+        ) { attribute in
+            guard !attribute.value.hasPrefix("/"), !BuildTimeValue.isPlaceholder(attribute.value) else { return nil }
+            return "\(attribute.qualifiedName) \"\(attribute.value)\" does not start with '/'"
         }
-        return diagnoses
     }
 }
