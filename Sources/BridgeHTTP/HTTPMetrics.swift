@@ -19,9 +19,8 @@ package final class HTTPMetrics: Sendable {
         requestHandles = RequestMetricHandles(registry: registry)
         logLinesDropped = MirroredCounter(
             registry.makeCounter(
-                descriptor: MetricNameDescriptor(
-                    namespace: "signin_bridge", metricName: "log_lines_dropped", unitName: "total",
-                    helpText: "Log lines given up because the output was too slow or refused them.")))
+                descriptor: .signInBridge("log_lines_dropped", unit: "total",
+                    help: "Log lines given up because the output was too slow or refused them.")))
         // The name Prometheus client libraries use for a process's RSS
         // (https://prometheus.io/docs/instrumenting/writing_clientlibs/#process-metrics).
         residentMemory = registry.makeGauge(
@@ -29,13 +28,11 @@ package final class HTTPMetrics: Sendable {
                 namespace: "process", metricName: "resident_memory", unitName: "bytes",
                 helpText: "Resident memory size in bytes."))
         logQueueRecords = registry.makeGauge(
-            descriptor: MetricNameDescriptor(
-                namespace: "signin_bridge", metricName: "log_queue", unitName: "records",
-                helpText: "Log records waiting for the log writer's thread."))
+            descriptor: .signInBridge("log_queue", unit: "records",
+                help: "Log records waiting for the log writer's thread."))
         logQueuePeakRecords = registry.makeGauge(
-            descriptor: MetricNameDescriptor(
-                namespace: "signin_bridge", metricName: "log_queue_peak", unitName: "records",
-                helpText: "The most log records that waited at once since the start."))
+            descriptor: .signInBridge("log_queue_peak", unit: "records",
+                help: "The most log records that waited at once since the start."))
     }
 
     /// Brings the scrape-time figures up to date: the log writer's queue and losses, and the resident memory.
@@ -87,5 +84,13 @@ package final class MirroredCounter: Sendable {
             return total > seen ? total - seen : 0
         }
         if delta > 0 { counter.increment(by: Int64(delta)) }
+    }
+}
+
+extension MetricNameDescriptor {
+    /// One of this server's metrics, `signin_bridge_<name>_<unit>`: the namespace written once for every feature's
+    /// counters (Prometheus naming, https://prometheus.io/docs/practices/naming/).
+    package static func signInBridge(_ name: String, unit: String, help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "signin_bridge", metricName: name, unitName: unit, helpText: help)
     }
 }

@@ -28,13 +28,11 @@ public final class BridgeMetrics: Sendable {
         storeFailures = registry.makeCounter(descriptor: name, labels: [("outcome", "store_unavailable")])
         storeRoundTrips = MirroredCounter(
             registry.makeCounter(
-                descriptor: MetricNameDescriptor(
-                    namespace: "signin_bridge", metricName: "store_round_trips", unitName: "total",
-                    helpText: "Calls that reached the database (SQLite transactions or statements, PostgreSQL round trips).")))
+                descriptor: .signInBridge("store_round_trips", unit: "total",
+                    help: "Calls that reached the database (SQLite transactions or statements, PostgreSQL round trips).")))
         storeEngineMemory = registry.makeGauge(
-            descriptor: MetricNameDescriptor(
-                namespace: "signin_bridge", metricName: "store_engine_memory", unitName: "bytes",
-                helpText: "Memory the embedded database engine holds (SQLite); absent for a database in another process."))
+            descriptor: .signInBridge("store_engine_memory", unit: "bytes",
+                help: "Memory the embedded database engine holds (SQLite); absent for a database in another process."))
     }
 
     /// Brings the scrape-time figures up to date: the store's round trips and engine memory, the log writer's
@@ -49,17 +47,15 @@ public final class BridgeMetrics: Sendable {
     /// `signin_bridge_upstream_failures_total{upstream,reason}`.
     func countUpstreamFailure(upstream: String, reason: String) {
         registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "signin_bridge", metricName: "upstream_failures", unitName: "total",
-                helpText: "Failed or refused sign-ins at upstream OpenID providers, by upstream and reason."),
+            descriptor: .signInBridge("upstream_failures", unit: "total",
+                help: "Failed or refused sign-ins at upstream OpenID providers, by upstream and reason."),
             labels: [("upstream", upstream), ("reason", reason)]
         ).increment()
     }
 
     static var bootstrapResponses: MetricNameDescriptor {
-        MetricNameDescriptor(
-        namespace: "signin_bridge", metricName: "bootstrap_responses", unitName: "total",
-        helpText: "Answers of /wopibootstrapper by outcome.")
+        MetricNameDescriptor.signInBridge("bootstrap_responses", unit: "total",
+            help: "Answers of /wopibootstrapper by outcome.")
     }
 
     /// The Prometheus text exposition format (0.0.4).

@@ -23,16 +23,14 @@ struct IdentityProviderMetrics: Sendable {
     let logger = Logger(label: "signin-bridge.identity-provider")
 
     static var calls: MetricNameDescriptor {
-        MetricNameDescriptor(
-            namespace: "signin_bridge", metricName: "identity_provider_calls", unitName: "total",
-            helpText: "Calls to the host's identity provider by call (discovery, introspection, userinfo) and outcome.")
+        MetricNameDescriptor.signInBridge("identity_provider_calls", unit: "total",
+            help: "Calls to the host's identity provider by call (discovery, introspection, userinfo) and outcome.")
     }
 
     init(metrics: BridgeMetrics) {
         registry = metrics.registry
-        let verdicts = MetricNameDescriptor(
-            namespace: "signin_bridge", metricName: "identity_provider_verdicts", unitName: "total",
-            helpText: "Host identity provider tokens whose verdict was kept (no call) or had to be checked.")
+        let verdicts = MetricNameDescriptor.signInBridge("identity_provider_verdicts", unit: "total",
+            help: "Host identity provider tokens whose verdict was kept (no call) or had to be checked.")
         kept = registry.makeCounter(descriptor: verdicts, labels: [("result", "kept")])
         checked = registry.makeCounter(descriptor: verdicts, labels: [("result", "checked")])
     }

@@ -15,9 +15,8 @@ struct KeySetMetrics: Sendable {
     init(source: String, metrics: BridgeMetrics) {
         self.source = source
         registry = metrics.registry
-        let lookups = MetricNameDescriptor(
-            namespace: "signin_bridge", metricName: "jwks_lookups", unitName: "total",
-            helpText: "Tokens whose signing key was among a remote JWKS's kept keys (hit) or not (miss), by source.")
+        let lookups = MetricNameDescriptor.signInBridge("jwks_lookups", unit: "total",
+            help: "Tokens whose signing key was among a remote JWKS's kept keys (hit) or not (miss), by source.")
         hits = registry.makeCounter(descriptor: lookups, labels: [("source", source), ("result", "hit")])
         misses = registry.makeCounter(descriptor: lookups, labels: [("source", source), ("result", "miss")])
     }
@@ -31,9 +30,8 @@ struct KeySetMetrics: Sendable {
                 logger.warning("JWKS not loaded", metadata: ["source": .string(source), "outcome": .string(outcome), "reason": .string(reason)])
             }
             registry.makeCounter(
-                descriptor: MetricNameDescriptor(
-                    namespace: "signin_bridge", metricName: "jwks_fetches", unitName: "total",
-                    helpText: "Fetches of a remote JWKS by source and outcome (loaded, unreachable, or why it was refused)."),
+                descriptor: .signInBridge("jwks_fetches", unit: "total",
+                    help: "Fetches of a remote JWKS by source and outcome (loaded, unreachable, or why it was refused)."),
                 labels: [("source", source), ("outcome", outcome)]
             ).increment()
         }
