@@ -11,9 +11,7 @@ struct CallbackExactCheck: ConformanceCheck {
     static let summary = "requested_flow=app_to_app with the registered app_callback_uri plus '/', percent-encoded or in another case is refused"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let client = session.options.appToAppClient else {
-            return .skip("needs --app-to-app-client-id, --app-to-app-redirect-uri and --app-callback-uri")
-        }
+        let client = try session.options.required(.appToAppClient)
         let endpoints = try await session.endpoints().orSkip()
         let registered = try await AppToAppProbe.send(client.callbackURI, client: client, to: endpoints, in: session)
         if let refusal = registered.refusal { return .skip("the host does not accept requested_flow=app_to_app here (\(refusal))") }

@@ -22,12 +22,8 @@ enum HostAppApproval {
 
     /// Parks a request in the merchant's browser tab, approves it as the host's app, and returns the `resume_uri`.
     static func approve(in session: ConformanceSession) async throws(CheckSkipped) -> Approved {
-        guard let client = session.options.appToAppClient else {
-            throw CheckSkipped("needs --app-to-app-client-id, --app-to-app-redirect-uri and --app-callback-uri")
-        }
-        guard let decisionURI = session.options.appToAppDecisionURI else {
-            throw CheckSkipped("needs --app-to-app-decision-uri (where the host's own app approves; the API is the host's)")
-        }
+        let client = try session.options.required(.appToAppClient)
+        let decisionURI = try session.options.required(.appToAppDecisionURI)
         if let problem = session.endpointProblem(decisionURI) { throw CheckSkipped("--app-to-app-decision-uri: \(problem)") }
         let token = try await hostAppToken(in: session)
         let endpoints = try await session.endpoints().orSkip()

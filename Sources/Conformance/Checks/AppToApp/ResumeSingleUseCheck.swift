@@ -12,9 +12,7 @@ struct ResumeSingleUseCheck: ConformanceCheck {
     static let summary = "resume_uri of an approved app_to_app request leads to a code once; opened a second time, to none"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let client = session.options.appToAppClient else {
-            return .skip("needs --app-to-app-client-id, --app-to-app-redirect-uri and --app-callback-uri")
-        }
+        let client = try session.options.required(.appToAppClient)
         let approved = try await HostAppApproval.approve(in: session)
         let driver = SignInDriver(session: session, party: .partnerApp)
         func open() async -> Result<SignInOutcome, StepFailure> {

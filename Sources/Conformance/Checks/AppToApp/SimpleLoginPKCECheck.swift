@@ -13,9 +13,7 @@ struct SimpleLoginPKCECheck: ConformanceCheck {
     static let summary = "requested_flow=app_to_app_v2 is accepted with an S256 code_challenge and refused without one"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let merchant = session.options.simpleLoginClient else {
-            return .skip("needs --app-to-app-v2-client-id and --app-to-app-v2-redirect-uri")
-        }
+        let merchant = try session.options.required(.simpleLoginClient)
         let endpoints = try await session.endpoints().orSkip()
         func request(withPKCE: Bool) async throws(CheckSkipped) -> AppToAppProbe.Answer {
             let state = AuthorizeRequestBuilder.newState()

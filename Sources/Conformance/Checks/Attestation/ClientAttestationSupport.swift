@@ -19,7 +19,7 @@ enum ClientAttestation {
 
     /// The run's keys, issuer and token endpoint, or why the group cannot run.
     static func target(in session: ConformanceSession) async throws(CheckSkipped) -> AttestationTarget {
-        guard let options = session.options.attestation else { throw CheckSkipped("needs --attester-key and --attested-client-id") }
+        let options = try session.options.required(.attestation)
         var metadata = await session.metadata().value
         if metadata == nil { metadata = await session.discovery().value }
         guard let metadata, case .array(let methods) = metadata["token_endpoint_auth_methods_supported"],

@@ -12,7 +12,7 @@ struct IssuerParameterCheck: ConformanceCheck {
     static let summary = "When the metadata advertises authorization_response_iss_parameter_supported, the success and the error redirect carry iss equal to the issuer"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let office = session.options.office else { return .skip("needs --client-id and --redirect-uri") }
+        let office = try session.options.required(.office)
         guard await session.advertisedFlag("authorization_response_iss_parameter_supported") else {
             return .pass("info: the host does not advertise authorization_response_iss_parameter_supported (RFC 9207); clients cannot detect a mix-up by iss")
         }

@@ -10,7 +10,7 @@ struct SessionContextCheck: ConformanceCheck {
     static let summary = "tk, when the redirect has it, is an absolute https URI; sc is echoed back as X-WOPI-SessionContext at the token endpoint"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.office != nil else { return .skip("needs --client-id and --redirect-uri") }
+        _ = try session.options.required(.office)
         let outcome = try await session.officeSignIn().orSkip()
         var notes = [String]()
         if let tk = outcome.parameters["tk"] {

@@ -8,7 +8,7 @@ struct SignInCheck: ConformanceCheck {
     static let summary = "Office's authorize request (with rs, build, platform) leads through sign-in and consent to the redirect URI with a code"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.office != nil else { return .skip("needs --client-id, --client-secret and --redirect-uri") }
+        _ = try session.options.required(.office)
         // The endpoints are challenge.endpoints' to fail; here they are a prerequisite.
         _ = try await session.endpoints().orSkip()
         switch await session.officeSignIn() {

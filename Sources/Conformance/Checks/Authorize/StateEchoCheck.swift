@@ -7,7 +7,7 @@ struct StateEchoCheck: ConformanceCheck {
     static let summary = "The redirect carries state exactly as Office sent it"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.office != nil else { return .skip("needs --client-id and --redirect-uri") }
+        _ = try session.options.required(.office)
         let outcome = try await session.officeSignIn().orSkip()
         guard let state = outcome.parameters["state"] else { return .fail("the redirect has no state") }
         return state == outcome.sentState ? .pass("state echoed") : .fail("state came back as \"\(state)\", sent \"\(outcome.sentState)\"")

@@ -15,7 +15,7 @@ struct AccessTokenExpiryCheck: ConformanceCheck {
     static let reasonable: TimeInterval = 10 * 365.25 * 24 * 3600
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let wopiSrc = session.options.wopiSrc else { return .skip("needs --wopi-src") }
+        let wopiSrc = try session.options.required(.wopiSrc)
         let authorization = try await session.officeAuthorization().orSkip()
         let result = await session.bootstrap(authorization: authorization, operation: "GET_NEW_ACCESS_TOKEN", wopiSrc: wopiSrc)
         guard case .success(let answer) = BootstrapAnswer.decode(result), let info = answer.accessTokenInfo else {

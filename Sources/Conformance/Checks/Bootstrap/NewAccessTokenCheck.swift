@@ -7,7 +7,7 @@ struct NewAccessTokenCheck: ConformanceCheck {
     static let summary = "POST with X-WOPI-EcosystemOperation GET_NEW_ACCESS_TOKEN and a served X-WOPI-WopiSrc adds AccessTokenInfo"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let wopiSrc = session.options.wopiSrc else { return .skip("needs --wopi-src") }
+        let wopiSrc = try session.options.required(.wopiSrc)
         let authorization = try await session.officeAuthorization().orSkip()
         let result = await session.bootstrap(authorization: authorization, operation: "GET_NEW_ACCESS_TOKEN", wopiSrc: wopiSrc)
         switch BootstrapAnswer.decode(result) {

@@ -5,9 +5,7 @@ import SignInProtocol
 enum DPoPSupport {
     /// The algorithms the host advertises (RFC 9449 §5.1); the group runs only when ES256 is among them.
     static func advertised(in session: ConformanceSession) async throws(CheckSkipped) -> [String] {
-        guard session.options.publicClient != nil else {
-            throw CheckSkipped("needs --public-client-id and --public-redirect-uri")
-        }
+        _ = try session.options.required(.publicClient)
         for document in [await session.metadata().value, await session.discovery().value] {
             if case .array(let values)? = document?["dpop_signing_alg_values_supported"] {
                 let algorithms = values.compactMap(\.stringValue)

@@ -8,7 +8,7 @@ struct ExchangeSingleUseCheck: ConformanceCheck {
     static let summary = "An exchange code made from the public client's token is redeemed once by the target client and refused the second time"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let target = session.options.exchangeTarget else { return .skip("needs --exchange-client-id and --exchange-client-secret") }
+        let target = try session.options.required(.exchangeTarget)
         let code = try await PartnerApp.code(in: session).orSkip()
         let issued = try await PartnerApp.redeem(code.code, verifier: code.verifier.value, in: session, as: .partnerApp).orSkip()
         guard let token = issued.accessToken else { return .skip("the public client got no access token (\(issued.summary))") }

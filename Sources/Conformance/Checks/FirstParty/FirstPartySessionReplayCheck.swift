@@ -11,7 +11,7 @@ struct FirstPartySessionReplayCheck: ConformanceCheck {
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await FirstPartyApp.target(in: session)
-        guard let user = session.options.user else { return .skip("needs --username and --password") }
+        let user = try session.options.required(.user)
         let verifier = PKCE.Verifier.random()
         // The name alone: a host that signs in with a password needs more, and says so with an auth_session.
         let first = try await FirstPartyApp.send(

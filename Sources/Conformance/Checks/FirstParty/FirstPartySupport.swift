@@ -16,8 +16,8 @@ enum FirstPartyApp {
 
     /// The endpoint and the client, or why the group cannot run.
     static func target(in session: ConformanceSession) async throws(CheckSkipped) -> FirstPartyTarget {
-        guard let client = session.options.firstPartyClient else { throw CheckSkipped("needs --first-party-client-id") }
-        guard session.options.user != nil else { throw CheckSkipped("needs --username and --password") }
+        let client = try session.options.required(.firstPartyClient)
+        _ = try session.options.required(.user)
         for document in [await session.metadata().value, await session.discovery().value] {
             if let endpoint = document?["authorization_challenge_endpoint"]?.stringValue {
                 if let problem = session.endpointProblem(endpoint) {

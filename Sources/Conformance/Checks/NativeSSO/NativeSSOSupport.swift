@@ -16,9 +16,7 @@ enum NativeSSO {
 
     /// The two apps, when the host advertises `device_sso`; or why the group cannot run.
     static func apps(in session: ConformanceSession) async throws(CheckSkipped) -> ConformanceOptions.NativeSSOApps {
-        guard let apps = session.options.nativeSSOApps else {
-            throw CheckSkipped("needs --native-sso-client-id, --native-sso-redirect-uri and --native-sso-second-client-id")
-        }
+        let apps = try session.options.required(.nativeSSOApps)
         guard let discovery = await session.discovery().value, case .array(let scopes) = discovery["scopes_supported"],
             scopes.contains(.string("device_sso"))
         else { throw CheckSkipped("discovery's scopes_supported has no device_sso: the host does not offer Native SSO") }

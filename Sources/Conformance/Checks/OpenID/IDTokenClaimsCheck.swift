@@ -13,7 +13,7 @@ struct IDTokenClaimsCheck: ConformanceCheck {
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let metadata = try await OpenIDSignIn.discovery(in: session)
-        guard let client = session.options.publicClient else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        let client = try session.options.required(.publicClient)
         let signIn = try await OpenIDSignIn.pair(in: session).orSkip()[0]
         guard signIn.idToken != nil else { return .fail("the token response to scope=openid has no id_token (Core §3.1.3.3)") }
         guard let claims = signIn.claims, let header = signIn.header else { return .fail("the id_token is not a JWS") }

@@ -8,7 +8,7 @@ struct PAROtherClientCheck: ConformanceCheck {
     static let summary = "Office's request_uri used with the partner app's client_id gives no code"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let partner = session.options.publicClient else { return .skip("needs --public-client-id (another client)") }
+        let partner = try session.options.required(.publicClient)
         let target = try await PushedAuthorization.target(in: session)
         let (fields, state) = PushedAuthorization.officeFields(target, in: session)
         let pushed = try await PushedAuthorization.push(fields, to: target, in: session)

@@ -5,7 +5,7 @@ import SignInProtocol
 enum PushedAuthorization {
     /// The endpoint and the client that pushes to it, or why the group cannot run.
     static func target(in session: ConformanceSession) async throws(CheckSkipped) -> PARTarget {
-        guard let office = session.options.office else { throw CheckSkipped("needs --client-id, --client-secret and --redirect-uri") }
+        let office = try session.options.required(.office)
         for document in [await session.metadata().value, await session.discovery().value] {
             if let endpoint = document?["pushed_authorization_request_endpoint"]?.stringValue {
                 if let problem = session.endpointProblem(endpoint) {

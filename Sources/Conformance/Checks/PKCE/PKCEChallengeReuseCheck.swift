@@ -10,7 +10,7 @@ struct PKCEChallengeReuseCheck: ConformanceCheck {
     static let summary = "Two codes issued with the same challenge: after the first is redeemed, the second still needs the verifier"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try session.options.required(.publicClient)
         let verifier = PKCE.Verifier.random()
         let challenge = verifier.challenge(method: .s256).value
         let first = try await PartnerApp.code(in: session, challenge: challenge).orSkip()

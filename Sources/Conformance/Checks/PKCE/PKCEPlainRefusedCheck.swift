@@ -10,7 +10,7 @@ struct PKCEPlainRefusedCheck: ConformanceCheck {
     static let summary = "Where the metadata does not list plain, a code_challenge_method=plain request gets no code that redeems"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try session.options.required(.publicClient)
         _ = try await session.endpoints().orSkip()
         let methods = await session.advertised("code_challenge_methods_supported")
         if methods.contains("plain") { return .skip("the host advertises plain in code_challenge_methods_supported") }

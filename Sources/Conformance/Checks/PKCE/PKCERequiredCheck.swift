@@ -7,7 +7,7 @@ struct PKCERequiredCheck: ConformanceCheck {
     static let summary = "The public client's authorize request without code_challenge gets no code"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try session.options.required(.publicClient)
         _ = try await session.endpoints().orSkip()
         switch await PartnerApp.signIn(in: session, withPKCE: false) {
         case .failure(let failure) where failure.unanswered: return .skip(failure.reason)

@@ -21,7 +21,7 @@ enum PartnerApp {
         in session: ConformanceSession, challenge: String?, method: PKCE.Method = .s256, extra: [(String, String)] = []
     ) async -> Result<SignInOutcome, StepFailure> {
         guard let client = session.options.publicClient else {
-            return .failure(StepFailure("needs --public-client-id and --public-redirect-uri"))
+            return .failure(StepFailure("needs " + RequiredOption.publicClient.flags))
         }
         let endpoints: Endpoints
         switch await session.endpoints() {
@@ -53,7 +53,7 @@ enum PartnerApp {
         _ code: String, verifier: String?, in session: ConformanceSession, as party: Party,
         headers: [(name: String, value: String)] = []
     ) async -> Result<TokenExchange, StepFailure> {
-        guard let client = session.options.publicClient else { return .failure(StepFailure("needs --public-client-id")) }
+        guard let client = session.options.publicClient else { return .failure(StepFailure("needs " + RequiredOption.publicClient.flags)) }
         var fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", client.redirectURI)]
         if let verifier { fields.append(("code_verifier", verifier)) }
         return await tokenRequest(fields, in: session, as: party, headers: headers)
@@ -64,7 +64,7 @@ enum PartnerApp {
         _ fields: [(String, String)], in session: ConformanceSession, as party: Party,
         headers: [(name: String, value: String)] = []
     ) async -> Result<TokenExchange, StepFailure> {
-        guard let client = session.options.publicClient else { return .failure(StepFailure("needs --public-client-id")) }
+        guard let client = session.options.publicClient else { return .failure(StepFailure("needs " + RequiredOption.publicClient.flags)) }
         guard let endpoint = await session.endpoints().value?.token else {
             return .failure(StepFailure("no token endpoint (see challenge.endpoints)"))
         }

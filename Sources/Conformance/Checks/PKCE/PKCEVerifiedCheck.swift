@@ -7,7 +7,7 @@ struct PKCEVerifiedCheck: ConformanceCheck {
     static let summary = "The public client's code with S256 is redeemed with the right code_verifier"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try session.options.required(.publicClient)
         _ = try await session.endpoints().orSkip()
         let code: PartnerApp.Code
         switch await PartnerApp.code(in: session) {

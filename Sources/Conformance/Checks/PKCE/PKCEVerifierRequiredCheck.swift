@@ -7,7 +7,7 @@ struct PKCEVerifierRequiredCheck: ConformanceCheck {
     static let summary = "The public client's code issued with code_challenge and redeemed without code_verifier is refused"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try session.options.required(.publicClient)
         let code = try await PartnerApp.code(in: session).orSkip()
         return TokenRefusal.judge(
             await PartnerApp.redeem(code.code, verifier: nil, in: session, as: .attacker), what: "the redemption without verifier")

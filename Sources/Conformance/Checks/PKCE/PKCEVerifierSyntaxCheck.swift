@@ -15,7 +15,7 @@ struct PKCEVerifierSyntaxCheck: ConformanceCheck {
     ]
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try session.options.required(.publicClient)
         _ = try await session.endpoints().orSkip()
         var refused = [String]()
         for (what, verifier) in Self.probes {

@@ -9,7 +9,7 @@ struct PKCEWrongVerifierCheck: ConformanceCheck {
     static let summary = "The public client's code redeemed with another code_verifier is refused (400 invalid_grant)"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try session.options.required(.publicClient)
         let code = try await PartnerApp.code(in: session).orSkip()
         switch await PartnerApp.redeem(code.code, verifier: PKCE.Verifier.random().value, in: session, as: .attacker) {
         case .failure(let failure): return .fail(failure.reason)

@@ -8,7 +8,7 @@ struct ExtraQueryRedirectCheck: ConformanceCheck {
     static let summary = "The registered redirect URI with an added query parameter is refused, never redirected to"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let office = session.options.office else { return .skip("needs --redirect-uri") }
+        let office = try session.options.required(.office)
         return try await RedirectProbe.judge(URLParts.appending([("next", "https://attacker.invalid/")], to: office.redirectURI), in: session)
     }
 }

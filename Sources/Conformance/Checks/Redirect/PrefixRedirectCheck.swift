@@ -8,7 +8,7 @@ struct PrefixRedirectCheck: ConformanceCheck {
     static let summary = "The registered redirect URI extended by a host suffix or a path is refused (exact matching)"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let office = session.options.office else { return .skip("needs --redirect-uri") }
+        let office = try session.options.required(.office)
         let base = URLParts.base(office.redirectURI)
         for probe in [base + ".attacker.invalid", base + "/conform-extra"] {
             let outcome = try await RedirectProbe.judge(probe, in: session)

@@ -2,7 +2,7 @@
 /// error page and never send the browser (with a code or an error) to that URI (RFC 6749 §4.1.2.1).
 enum RedirectProbe {
     static func judge(_ attackerURI: String, in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard let office = session.options.office else { return .skip("needs --client-id") }
+        let office = try session.options.required(.office)
         let endpoints = try await session.endpoints().orSkip()
         let request = AuthorizeRequestBuilder.office(
             authorizationURI: endpoints.authorization, clientID: office.id, redirectURI: attackerURI)

@@ -8,7 +8,7 @@ struct PublicRefreshReuseCheck: ConformanceCheck {
     static let summary = "The public client's rotated refresh token used again is refused (invalid_grant) and the newer one revoked"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try session.options.required(.publicClient)
         return try await PublicRefresh.experiment(in: session).judgeReuse()
     }
 }

@@ -8,7 +8,7 @@ struct PublicRefreshRotationCheck: ConformanceCheck {
     static let summary = "The public client's refresh token, unless DPoP-bound, is rotated on each refresh"
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
-        guard session.options.publicClient != nil else { return .skip("needs --public-client-id and --public-redirect-uri") }
+        _ = try session.options.required(.publicClient)
         let experiment = try await PublicRefresh.experiment(in: session)
         return experiment.judgeRotation()
     }
