@@ -11,12 +11,10 @@ import SignInProtocol
 extension AppToAppEndpoints {
     /// Whether `reference` names a live, undecided Simple Login request (a read, before the one write step).
     func isSimpleLogin(reference: String, at now: Date) async throws(BearerRefusal) -> Bool {
-        do {
-            let record = try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: now)
-            return record.flatMap { try? AppToAppPayload.decode($0.payload) }.map { $0.appCallbackURI == nil } ?? false
-        } catch {
-            throw .storeUnavailable
+        let record = try await callStore(failingAs: BearerRefusal.self) {
+            try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: now)
         }
+        return record.flatMap { try? AppToAppPayload.decode($0.payload) }.map { $0.appCallbackURI == nil } ?? false
     }
 
     /// The approval in the host's app is the user's consent, so one store step decides the reference, takes the
@@ -26,13 +24,10 @@ extension AppToAppEndpoints {
     ) async throws(BearerRefusal) -> AppToAppRedirectAnswer {
         let issuance = CodeIssuance(environment: environment)
         let (code, issue) = issuance.newCode(at: now)
-        let outcome: SimpleLoginApproval
-        do {
-            outcome = try await environment.store.approveSimpleLogin(
+        let outcome = try await callStore(failingAs: BearerRefusal.self) {
+            try await environment.store.approveSimpleLogin(
                 TokenDigest(of: reference), userID: caller.verified.grant.userID, clientIDs: caller.approvable,
                 issue: issue, at: now)
-        } catch {
-            throw .storeUnavailable
         }
         switch outcome {
         case .issued(_, let record, let grant, _):
@@ -64,11 +59,9 @@ extension AppToAppEndpoints {
     /// browser that parked the request, so the reference alone signs nobody in.
     func landing(reference: String?) async throws(AppToAppResumeRefusal) -> String? {
         guard let reference = reference.nonEmpty else { return nil }
-        let record: AppToAppRequestRecord?
-        do {
-            record = try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: environment.now())
-        } catch {
-            throw .storeUnavailable
+        let now = environment.now()
+        let record = try await callStore(failingAs: AppToAppResumeRefusal.self) {
+            try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: now)
         }
         guard let record, let payload = try? AppToAppPayload.decode(record.payload), payload.appCallbackURI == nil
         else { return nil }

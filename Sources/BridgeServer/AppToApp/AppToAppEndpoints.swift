@@ -54,6 +54,13 @@ enum AppToAppResumeRefusal: Error, Sendable, Equatable {
     case alreadyUsed
     /// The store could not be asked: 503.
     case storeUnavailable
+    /// The server's own fault (a store fault that is not an outage): 500, said as nothing more.
+    case serverFault
+}
+
+extension AppToAppResumeRefusal: StoreCallFailure {
+    init(_ outage: StoreUnavailable) { self = .storeUnavailable }
+    init(storeFault: any Error) { self = .serverFault }
 }
 
 /// The provider side of the app-to-app flow after the parked page (`AppToAppWaitStep`):
@@ -99,11 +106,8 @@ struct AppToAppEndpoints: Sendable {
         guard let reference = request.reference.nonEmpty else {
             throw .request(.invalidRequest("required parameter 'reference' is missing"))
         }
-        let record: AppToAppRequestRecord?
-        do {
-            record = try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: now)
-        } catch {
-            throw .storeUnavailable
+        let record = try await callStore(failingAs: BearerRefusal.self) {
+            try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: now)
         }
         guard let record, let payload = try? AppToAppPayload.decode(record.payload) else {
             throw .request(.invalidRequest("the reference is unknown, used or expired"))
@@ -142,12 +146,9 @@ struct AppToAppEndpoints: Sendable {
         let resume = SecretToken()
         let decision: AppToAppDecision =
             approval.decision == .approve ? .approve(userID: caller.verified.grant.userID, resume: resume.digest) : .deny
-        let outcome: AppToAppDecisionOutcome
-        do {
-            outcome = try await environment.store.decideAppToApp(
+        let outcome = try await callStore(failingAs: BearerRefusal.self) {
+            try await environment.store.decideAppToApp(
                 TokenDigest(of: approval.reference), decision: decision, clientIDs: caller.approvable, at: now)
-        } catch {
-            throw .storeUnavailable
         }
         switch outcome {
         case .decided(let record):
@@ -185,13 +186,10 @@ struct AppToAppEndpoints: Sendable {
         let now = environment.now()
         let session = SecretToken()
         let lifetime = TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds)
-        let outcome: AppToAppResumeOutcome
-        do {
-            outcome = try await environment.store.resumeAppToApp(
+        let outcome = try await callStore(failingAs: AppToAppResumeRefusal.self) {
+            try await environment.store.resumeAppToApp(
                 TokenDigest(of: token), browser: request.browserSecret.map { TokenDigest(of: $0) },
                 session: session.digest, sessionExpiresAt: now.addingTimeInterval(lifetime), at: now)
-        } catch {
-            throw .storeUnavailable
         }
         switch outcome {
         case .resumed(let record):

@@ -36,7 +36,8 @@ struct CodeIssuance: Sendable {
     /// The user said no: `access_denied` to the client (RFC 6749 §4.1.2.1), with its state. Takes the parked request.
     func deny(_ loaded: InteractionEndpoints.Loaded, logger: Logger) async throws -> BrowserAnswer {
         logger.info("authorization denied by the user")
-        guard let record = try await environment.store.takePendingAuthorization(loaded.record.digest, at: environment.now()),
+        let (digest, now) = (loaded.record.digest, environment.now())
+        guard let record = try await callStore({ try await environment.store.takePendingAuthorization(digest, at: now) }),
             let pending = try? PendingAuthorization.decode(record.payload)
         else {
             return .errorPage(loaded.pending.language, status: .badRequest, message: .expired)

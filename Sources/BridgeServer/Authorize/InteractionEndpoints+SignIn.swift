@@ -94,7 +94,8 @@ extension InteractionEndpoints {
         guard let idSecret = BrowserCookies.secret(input.interactionID) else {
             return .failure(PageAnswer(.errorPage(input.fallbackLanguage, status: .badRequest, message: .expired)))
         }
-        let record = try await environment.store.pendingAuthorization(TokenDigest(of: idSecret), at: environment.now())
+        let now = environment.now()
+        let record = try await callStore { try await environment.store.pendingAuthorization(TokenDigest(of: idSecret), at: now) }
         return checkedPost(record, id: idSecret, input, logger: logger)
     }
 

@@ -41,9 +41,11 @@ struct InteractionEndpoints: Sendable {
         }
         let now = environment.now()
         let (code, issue) = completion.newCode(at: now)
-        let continuation = try await environment.store.continueAuthorization(
-            TokenDigest(of: idSecret), browser: input.browserSecret.map { TokenDigest(of: $0) },
-            session: input.sessionSecret.map { TokenDigest(of: $0) }, consent: consent, issue: issue, at: now)
+        let continuation = try await callStore {
+            try await environment.store.continueAuthorization(
+                TokenDigest(of: idSecret), browser: input.browserSecret.map { TokenDigest(of: $0) },
+                session: input.sessionSecret.map { TokenDigest(of: $0) }, consent: consent, issue: issue, at: now)
+        }
         switch continuation {
         case .unknown:
             return .errorPage(fallback, status: .badRequest, message: .expired)

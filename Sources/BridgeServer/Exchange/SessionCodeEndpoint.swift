@@ -27,8 +27,10 @@ struct SessionCodeEndpoint: Sendable {
         let now = environment.now()
         let session = SecretToken()
         let lifetime = TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds)
-        let opening = try await environment.store.openSessionCode(
-            TokenDigest(of: code), session: session.digest, sessionExpiresAt: now.addingTimeInterval(lifetime), at: now)
+        let opening = try await callStore {
+            try await environment.store.openSessionCode(
+                TokenDigest(of: code), session: session.digest, sessionExpiresAt: now.addingTimeInterval(lifetime), at: now)
+        }
         switch opening {
         case .opened(let record):
             logger.info(

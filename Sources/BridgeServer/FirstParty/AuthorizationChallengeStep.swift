@@ -61,10 +61,13 @@ struct AuthorizationChallengeStep: Sendable {
         let need: InteractionNeed
         do {
             need = try await endpoint.steps.need(state, environment: environment)
-        } catch {
+        } catch is StoreUnavailable {
             // A saved next chain goes with the answer, so a retry after the outage continues the request.
             guard AuthSessionAdvance.savesNext(continuation) else { throw .storeUnavailable }
             return renderer.outage(next)
+        } catch {
+            StoreFaultLog.record(error)
+            throw .serverFault
         }
         return try await renderer.render(need, pending: pending, next: next)
     }

@@ -35,8 +35,9 @@ struct EndSessionEndpoint: Sendable {
     func respond(_ input: Input) async throws -> Decision {
         let decision = await decide(input.parameters)
         guard case .logOut = decision else { return decision }
+        let now = environment.now()
         if let secret = input.sessionSecret,
-            let session = try await environment.store.activeSession(TokenDigest(of: secret), at: environment.now())
+            let session = try await callStore({ try await environment.store.activeSession(TokenDigest(of: secret), at: now) })
         {
             if input.parameters["id_token_hint"].nonEmpty == nil,
                 !LogoutConfirmation.confirms(input.confirmation, session: secret)
@@ -45,12 +46,12 @@ struct EndSessionEndpoint: Sendable {
                 for name in Self.carriedParameters { carried.append(name, input.parameters[name].nonEmpty) }
                 return .confirm(token: LogoutConfirmation.token(forSession: secret), parameters: carried)
             }
-            try await environment.store.endSessions(userID: session.userID, at: environment.now())
+            try await callStore { try await environment.store.endSessions(userID: session.userID, at: now) }
         }
         // Native SSO draft 07: an app logging out with an ID token of a device session ends that session, so its
         // device secret can no longer sign another app in.
         if let hint = input.parameters["id_token_hint"].nonEmpty, let sid = await idTokens.verifiedHint(hint)?.sid {
-            try await environment.store.endDeviceSession(sid: sid, at: environment.now())
+            try await callStore { try await environment.store.endDeviceSession(sid: sid, at: now) }
         }
         return decision
     }

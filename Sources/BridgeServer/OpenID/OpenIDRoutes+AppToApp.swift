@@ -69,6 +69,9 @@ extension OpenIDRoutes {
         case .storeUnavailable:
             context.logger.error("sign-in step failed in the store", metadata: ["path": "\(request.uri.path)"])
             return guarded.outage(request)
+        case .serverFault:
+            // Logged with its type where it was classified (`callStore`); the body says nothing of it.
+            return Response(status: .internalServerError)
         }
     }
 

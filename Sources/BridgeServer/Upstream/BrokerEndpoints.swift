@@ -28,6 +28,11 @@ enum BrokerRefusal: Error, Sendable, Equatable {
     case signInFailed(BrokerFailure)
 }
 
+extension BrokerRefusal: StoreCallFailure {
+    init(_ outage: StoreUnavailable) { self = .request(OAuthError(outage)) }
+    init(storeFault: any Error) { self = .request(OAuthError(storeFault: storeFault)) }
+}
+
 /// Where the upstream callback of a broker login sends the browser.
 enum BrokerFinish: Sendable, Equatable {
     /// To the app's deep link, with the outcome (`success`, `sessionId` or `error`) in its query.
@@ -88,7 +93,8 @@ struct BrokerEndpoints: Sendable {
             failure.report(upstream: provider.settings.id, metrics: metrics, logger: logger)
             throw .request(OAuthError(.temporarilyUnavailable, description: "\(provider.settings.name) is not answering"))
         } catch {
-            throw .request(.storeUnavailable)
+            // Not the provider's answer and not the store: the server's own fault.
+            throw .request(.serverFault)
         }
         try await Self.storeStep {
             try await environment.store.startUpstreamLogin(
@@ -130,7 +136,7 @@ struct BrokerEndpoints: Sendable {
         } catch let failure as UpstreamFailure {
             return try await failed(failure, tellingTheApp: BrokerFailure(failure))
         } catch {
-            throw .storeUnavailable
+            throw .serverFault
         }
         // A new secret for the deep link: the /login id is known to whoever started the login, who may have sent
         // the link to someone else; only the browser that signed in gets this one (RFC 6749 §10.12's concern).
@@ -175,7 +181,7 @@ struct BrokerEndpoints: Sendable {
         case .redeemed(_, let user, let grant):
             let issued: IssuedAccessToken
             do throws(OAuthError) {
-                issued = try unavailableOnFailure { try tokens.sign(access, in: grant) }
+                issued = try serverErrorOnFailure { try tokens.sign(access, in: grant) }
             } catch {
                 throw .request(error)
             }
@@ -199,13 +205,9 @@ struct BrokerEndpoints: Sendable {
         }
     }
 
-    /// A store step of the broker; a store that cannot be asked is `temporarily_unavailable` (`storeCall`).
+    /// A store step of the broker: an outage is `temporarily_unavailable`, another fault `server_error` (`callStore`).
     private static func storeStep<T>(_ body: () async throws -> T) async throws(BrokerRefusal) -> T {
-        do throws(OAuthError) {
-            return try await storeCall(body)
-        } catch {
-            throw .request(error)
-        }
+        try await callStore(failingAs: BrokerRefusal.self, body)
     }
 
     struct LoginAnswer: Encodable {
