@@ -28,6 +28,7 @@ struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
 /// Runs one store call. An outage (`StoreUnavailable(classifying:)`) is thrown as `StoreUnavailable`; any other error
 /// is thrown unchanged, so a fault of the server's own stays a 500. Wrap the store call alone, never signing or
 /// encoding: what the closure throws is taken for the store's.
+@discardableResult
 func callStore<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
@@ -44,6 +45,7 @@ protocol StoreCallFailure: Error {
 }
 
 /// `callStore` for a service with a typed error; a fault that is not an outage is logged with its type.
+@discardableResult
 func callStore<T, Failure: StoreCallFailure>(
     failingAs _: Failure.Type, _ body: () async throws -> T
 ) async throws(Failure) -> T {

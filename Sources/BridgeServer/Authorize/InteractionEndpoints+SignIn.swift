@@ -33,7 +33,7 @@ extension InteractionEndpoints {
         case .signedIn(let started, _): session = started
         }
         return BrowserAnswer(
-            kind: .redirect(AuthorizeEnvironment.interactionPath(loaded.id)), cookies: [.session(session.value)])
+            kind: .redirect(BrowserNavigation.interactionPath(loaded.id)), cookies: [.session(session.value)])
     }
 }
 

@@ -14,8 +14,6 @@ struct InteractionEndpoints: Sendable {
     let completion: CodeIssuance
     let steps: InteractionSteps
 
-    var renderer: InteractionRenderer { InteractionRenderer(environment: environment, completion: completion) }
-
     func show(_ input: BrowserRequest, logger: Logger) async throws -> BrowserAnswer {
         try await proceed(input, consent: false, signInHere: input.asksToSignInHere, logger: logger)
     }
@@ -61,7 +59,7 @@ struct InteractionEndpoints: Sendable {
             }
             if consent, case .needsSignIn = progress {
                 // The consent form of a session that ended meanwhile: back to the step, which asks to sign in.
-                return .redirect(AuthorizeEnvironment.interactionPath(idSecret))
+                return .redirect(BrowserNavigation.interactionPath(idSecret))
             }
             return try await respond(
                 to: progress, code: code,

@@ -28,7 +28,7 @@ struct AuthorizationChallengeStep: Sendable {
     let logger: Logger
 
     var environment: AuthorizeEnvironment { endpoint.environment }
-    var store: any SignInPagesStore & AuthSessionStore & GrantStore { endpoint.store }
+    var store: any ChallengeEndpointStore { endpoint.store }
 
     /// `presented`: the digest of the `auth_session` the chain was read under, nil for a chain's first step.
     func run(_ read: AuthSessionRecord, presented: TokenDigest?) async throws(OAuthError) -> AuthorizationChallengeOutcome {

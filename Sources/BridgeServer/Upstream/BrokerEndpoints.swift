@@ -46,17 +46,20 @@ enum BrokerFinish: Sendable, Equatable {
 /// bound to a PKCE challenge (RFC 7636) the app sends at login, so that a leaked `sessionId` alone gets nothing.
 /// Values in, values or a `BrokerRefusal` out; the routes are in `BridgeRoutes+Broker.swift`.
 struct BrokerEndpoints: Sendable {
-    let environment: AuthorizeEnvironment
+    let configuration: BridgeConfiguration
+    /// The broker's logins and sessions.
+    let store: any UpstreamStore
+    let now: @Sendable () -> Date
     let providers: UpstreamProviders
     let metrics: BridgeMetrics
     let tokens: AccessTokenIssuer
     /// Maps a provider's user to a local identity, as the browser sign-in does.
     let upstreamSignIn: UpstreamSignInService
 
-    var settings: BridgeConfiguration.Broker { environment.configuration.broker }
+    var settings: BridgeConfiguration.Broker { configuration.broker }
 
     /// The broker's app client, when the broker is on.
-    var client: BridgeConfiguration.Client? { settings.clientId.flatMap { environment.client(id: $0) } }
+    var client: BridgeConfiguration.Client? { settings.clientId.flatMap { configuration.client(id: $0) } }
 
     /// `GET|POST /auth/{provider}/login` with `code_challenge`, `code_challenge_method=S256`, optional
     /// `redirect_uri` (one of the app client's registered deep links; default its first) and
@@ -83,7 +86,7 @@ struct BrokerEndpoints: Sendable {
         if appToApp && !provider.settings.appToApp {
             throw .request(OAuthError(.invalidRequest, description: "this provider does not offer app_to_app"))
         }
-        let now = environment.now()
+        let now = self.now()
         let sessionID = SecretToken()
         let attempt = UpstreamAttempt()
         let authURL: String
@@ -97,7 +100,7 @@ struct BrokerEndpoints: Sendable {
             throw .request(.serverFault)
         }
         try await Self.storeStep {
-            try await environment.store.startUpstreamLogin(
+            try await store.startUpstreamLogin(
                 attempt.record(
                     upstream: provider.settings.id, at: now, lifetime: settings.loginLifetimeSeconds,
                     brokerSessionID: sessionID.value),
@@ -123,7 +126,7 @@ struct BrokerEndpoints: Sendable {
         /// The sign-in failed: the session ends now, so that `/session` answers the same error at once.
         func failed(_ failure: UpstreamFailure, tellingTheApp outcome: BrokerFailure) async throws(OAuthError) -> BrokerFinish {
             failure.report(upstream: provider.settings.id, metrics: metrics, logger: logger)
-            _ = try await storeCall { try await environment.store.failBrokerSession(digest, failure: outcome.rawValue, at: now) }
+            _ = try await storeCall { try await store.failBrokerSession(digest, failure: outcome.rawValue, at: now) }
             return back(["success": "false", "error": outcome.rawValue])
         }
         if let error {
@@ -142,7 +145,7 @@ struct BrokerEndpoints: Sendable {
         // the link to someone else; only the browser that signed in gets this one (RFC 6749 §10.12's concern).
         let completion = SecretToken()
         let signedIn = try await storeCall {
-            try await environment.store.signInUpstream(
+            try await store.signInUpstream(
                 upstreamSignIn.identity(of: user, at: provider), end: .brokerSession(digest, completion: completion.digest),
                 at: now)
         }
@@ -168,7 +171,7 @@ struct BrokerEndpoints: Sendable {
             throw .request(
                 OAuthError(.invalidRequest, description: "code_verifier is missing or malformed (RFC 7636 section 4.1)"))
         }
-        let now = environment.now()
+        let now = self.now()
         let refused = BrokerRefusal.request(
             OAuthError(.invalidGrant, description: "the session is unknown, expired, used or the verifier is wrong"))
         // Drafted before the step that records it in the new grant, signed after (as the token endpoint does).
@@ -177,7 +180,7 @@ struct BrokerEndpoints: Sendable {
             session: TokenDigest(of: sessionID), codeChallenge: verifier.challenge(method: .s256).value,
             upstreamID: provider.settings.id, clientID: client.id, scope: client.scopes.joined(separator: " "),
             access: access.record(in: .generate()))
-        switch try await Self.storeStep({ try await environment.store.redeemBrokerSession(claim, at: now) }) {
+        switch try await Self.storeStep({ try await store.redeemBrokerSession(claim, at: now) }) {
         case .redeemed(_, let user, let grant):
             let issued: IssuedAccessToken
             do throws(OAuthError) {
