@@ -47,10 +47,18 @@ protocol StoreCallFailure: Error {
 /// `callStore` for a service with a typed error; a fault that is not an outage is logged with its type.
 @discardableResult
 func callStore<T, Failure: StoreCallFailure>(
+    failingAs failure: Failure.Type, _ body: () async throws -> T
+) async throws(Failure) -> T {
+    try await classified(failingAs: failure) { try await callStore(body) }
+}
+
+/// For work that wraps its own store calls in `callStore` and does more (a password check: a read, bcrypt, a
+/// write): only the `StoreUnavailable` it throws is an outage; anything else is a fault, logged with its type.
+func classified<T, Failure: StoreCallFailure>(
     failingAs _: Failure.Type, _ body: () async throws -> T
 ) async throws(Failure) -> T {
     do {
-        return try await callStore(body)
+        return try await body()
     } catch let outage as StoreUnavailable {
         throw Failure(outage)
     } catch {

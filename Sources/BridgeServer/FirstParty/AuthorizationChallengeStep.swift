@@ -118,14 +118,14 @@ struct AuthorizationChallengeStep: Sendable {
             SignInThrottle.keys(signInName: name, address: clientAddress ?? "") + ["auth_session:" + chain.interaction.hex]
         let password = PasswordSignIn(environment: environment)
         let interaction = chain.interaction
-        let prepared = try await storeCall {
+        let prepared = try await classified(failingAs: OAuthError.self) {
             try await password.prepare(interaction: interaction, signInName: name, keys: keys, at: now)
         }
         guard prepared.pending != nil else {
             throw OAuthError(.invalidSession, description: "the authorization request has expired")
         }
         let text = form["password"] ?? ""
-        let outcome = try await storeCall {
+        let outcome = try await classified(failingAs: OAuthError.self) {
             try await password.check(name: name, password: text, prepared, keys: keys, at: now, logger: logger)
         }
         switch outcome {

@@ -14,9 +14,9 @@ struct TokenMinter: Sendable {
     func respond(creating grant: GrantRecord, at now: Date, boundTo keyThumbprint: String?) async throws(OAuthError)
         -> TokenResponse
     {
-        let access = try await storeCall {
-            try await accessTokens.issue(inNewGrant: grant, at: now, boundTo: keyThumbprint)
-        }
+        let draft = accessTokens.draft(at: now, boundTo: keyThumbprint)
+        let access = try serverErrorOnFailure { try accessTokens.sign(draft, in: grant) }
+        try await storeCall { try await accessTokens.store.createGrant(grant, withAccessToken: draft.record(in: grant.id)) }
         return Self.response(access, issuedAt: now, refreshToken: nil, scope: grant.scope)
     }
 
