@@ -113,20 +113,20 @@ struct BrokerEndpoints: Sendable {
     }
 
     /// The upstream callback of a broker login (`error` or `code` from the provider's redirect): the browser goes to
-    /// the app's deep link with the outcome.
+    /// the app's deep link with the outcome. A store outage is `StoreUnavailable` (the callback's outage page).
     func finish(
         _ login: UpstreamLoginRecord, sessionID: String, session: BrokerSessionRecord?, provider: UpstreamProvider,
         error: String?, code: String?, at now: Date, logger: Logger
-    ) async throws(OAuthError) -> BrokerFinish {
+    ) async throws -> BrokerFinish {
         let digest = TokenDigest(of: sessionID)
         guard let deepLink = session?.redirectURI else { return .sessionGone }
         func back(_ outcome: KeyValuePairs<String, String>) -> BrokerFinish {
             .backToApp(location: FormParameters(outcome).appended(to: deepLink))
         }
         /// The sign-in failed: the session ends now, so that `/session` answers the same error at once.
-        func failed(_ failure: UpstreamFailure, tellingTheApp outcome: BrokerFailure) async throws(OAuthError) -> BrokerFinish {
+        func failed(_ failure: UpstreamFailure, tellingTheApp outcome: BrokerFailure) async throws -> BrokerFinish {
             failure.report(upstream: provider.settings.id, metrics: metrics, logger: logger)
-            _ = try await storeCall { try await store.failBrokerSession(digest, failure: outcome.rawValue, at: now) }
+            try await callStore { try await store.failBrokerSession(digest, failure: outcome.rawValue, at: now) }
             return back(["success": "false", "error": outcome.rawValue])
         }
         if let error {
@@ -138,13 +138,11 @@ struct BrokerEndpoints: Sendable {
                 code: code ?? "", verifier: login.codeVerifier, nonceDigest: login.nonceDigest, now: now)
         } catch let failure as UpstreamFailure {
             return try await failed(failure, tellingTheApp: BrokerFailure(failure))
-        } catch {
-            throw .serverFault
         }
         // A new secret for the deep link: the /login id is known to whoever started the login, who may have sent
         // the link to someone else; only the browser that signed in gets this one (RFC 6749 §10.12's concern).
         let completion = SecretToken()
-        let signedIn = try await storeCall {
+        let signedIn = try await callStore {
             try await store.signInUpstream(
                 upstreamSignIn.identity(of: user, at: provider), end: .brokerSession(digest, completion: completion.digest),
                 at: now)
