@@ -57,6 +57,20 @@ struct StoreFailureAnswerTests {
         }
     }
 
+    /// `StoreError.closed` (a server shutting down) is an outage too.
+    @Test func aClosedStoreWhileSigningInIsTheOutagePage() async throws {
+        let bridge = try await AuthorizeFixture.make()
+        try await bridge.app.makeApplication().test(.live) { client in
+            let browser = TestBrowser(client)
+            let signInPage = try await browser.get("/oauth2/authorize?" + AuthorizeFixture.officeQuery)
+            #expect(signInPage.status == .ok)
+            try await bridge.store.close()
+            let answer = try await browser.signIn(on: signInPage)
+            #expect(answer.status == .serviceUnavailable)
+            #expect(answer.headers[.retryAfter] == StoreOutage.retryAfterSeconds)
+        }
+    }
+
     @Test func aStoreFaultThatIsNoOutageWhileSigningInIsA500ThatSaysNothingOfAnOutage() async throws {
         let bridge = try await AuthorizeFixture.make()
         try await bridge.app.makeApplication().test(.live) { client in
