@@ -72,7 +72,7 @@ enum StoreFaultLog {
     static let logger = Logger(label: "signin-bridge.store")
 
     static func record(_ error: any Error) {
-        logger.error("store call failed, not an outage", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+        logger.error("failed, and not a store outage", metadata: ["error": "\(String(reflecting: type(of: error)))"])
     }
 }
 
@@ -80,7 +80,7 @@ extension OAuthError: StoreCallFailure {
     /// RFC 6749 §5.2 `temporarily_unavailable` (503, `Retry-After` from `OAuthHTTPResponse.error`).
     init(_ outage: StoreUnavailable) { self = .storeUnavailable }
 
-    /// RFC 6749 §5.2 `server_error` (500): the server failed, not the store's availability.
+    /// `server_error` (RFC 6749 §4.1.2.1's name for it), 500: the server failed, not the store's availability.
     init(storeFault: any Error) { self = .serverFault }
 
     static var storeUnavailable: OAuthError {
