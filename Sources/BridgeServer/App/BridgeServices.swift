@@ -22,8 +22,12 @@ struct BridgeServices: Sendable {
     let dpop: DPoPProofs
     /// The one reader of request bodies, within `limits.maxBodyBytes`.
     let bodies: RequestBodyReader
-    /// What the authorize endpoint, the sign-in pages and the browser-facing endpoints share.
+    /// What the authorize endpoint and the interaction steps share (no pages: a step decides, never draws).
     let authorizeEnvironment: AuthorizeEnvironment
+    /// What the page routes draw with: the pages, the cookies, the upstream links.
+    let signInPages: SignInPages
+    /// The client address of a sign-in, behind `listen.trustedProxies`.
+    let clientAddress: ClientAddress
     let upstreams: UpstreamProviders
 
     // The token half.
@@ -81,6 +85,8 @@ struct BridgeServices: Sendable {
             verifier: accessTokenVerifier, maxHeaderBytes: configuration.limits.maxHeaderValueBytes, dpop: dpop)
         bodies = RequestBodyReader(configuration)
         authorizeEnvironment = AuthorizeEnvironment(configuration: configuration, store: store, now: now)
+        signInPages = SignInPages(configuration: configuration)
+        clientAddress = ClientAddress(trustedProxies: configuration.listen.trustedProxies.compactMap { IPAddressRange($0) })
         upstreams = UpstreamProviders(configuration: configuration, metrics: metrics)
 
         // Checked by `config check` at load; a key file changed since then leaves no attester (attestations refused).
@@ -120,9 +126,9 @@ struct BridgeServices: Sendable {
 
         // One upstream sign-in service for the interaction's step, the providers' callback and the broker.
         let upstreamSignInService = UpstreamSignInService(providers: upstreams, metrics: metrics)
+        let issuance = CodeIssuance(configuration: configuration, store: store, now: now)
         interaction = InteractionEndpoints(
-            environment: authorizeEnvironment, completion: CodeIssuance(environment: authorizeEnvironment),
-            steps: InteractionSteps(upstream: upstreamSignInService))
+            environment: authorizeEnvironment, completion: issuance, steps: InteractionSteps(upstream: upstreamSignInService))
         pushedAuthorization = PushedAuthorizationEndpoint(
             authenticator: clients, dpop: dpop, pipeline: authorizeEnvironment.pipeline, store: store, configuration: configuration,
             now: now)
@@ -132,13 +138,15 @@ struct BridgeServices: Sendable {
         authorize = AuthorizeEndpoint(
             environment: authorizeEnvironment, interaction: interaction, pushed: pushedAuthorization)
         userInfo = UserInfoEndpoint(bearer: bearer, store: store, now: now)
-        endSession = EndSessionEndpoint(environment: authorizeEnvironment, idTokens: idTokens)
-        sessionCodes = SessionCodeEndpoint(environment: authorizeEnvironment)
-        appToApp = AppToAppEndpoints(environment: authorizeEnvironment, bearer: bearer)
-        upstreamSignIn = UpstreamSignInEndpoints(environment: authorizeEnvironment, service: upstreamSignInService)
+        endSession = EndSessionEndpoint(configuration: configuration, store: store, now: now, idTokens: idTokens)
+        sessionCodes = SessionCodeEndpoint(
+            store: store, sessionLifetime: TimeInterval(configuration.signIn.sessionLifetimeSeconds), now: now)
+        appToApp = AppToAppEndpoints(configuration: configuration, store: store, issuance: issuance, bearer: bearer, now: now)
+        upstreamSignIn = UpstreamSignInEndpoints(
+            environment: authorizeEnvironment, pages: signInPages, completion: issuance, service: upstreamSignInService)
         broker = BrokerEndpoints(
-            environment: authorizeEnvironment, providers: upstreams, metrics: metrics, tokens: accessTokens,
-            upstreamSignIn: upstreamSignInService)
+            configuration: configuration, store: store, now: now, providers: upstreams, metrics: metrics,
+            tokens: accessTokens, upstreamSignIn: upstreamSignInService)
 
         identityProvider = IdentityProviderConnection.make(configuration: configuration, providers: upstreams, metrics: metrics)
         bootstrap = BootstrapService(

@@ -11,12 +11,10 @@ import SignInProtocol
 extension AppToAppEndpoints {
     /// Whether `reference` names a live, undecided Simple Login request (a read, before the one write step).
     func isSimpleLogin(reference: String, at now: Date) async throws(BearerRefusal) -> Bool {
-        do {
-            let record = try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: now)
-            return record.flatMap { try? AppToAppPayload.decode($0.payload) }.map { $0.appCallbackURI == nil } ?? false
-        } catch {
-            throw .storeUnavailable
+        let record = try await callStore(failingAs: BearerRefusal.self) {
+            try await store.undecidedAppToApp(TokenDigest(of: reference), at: now)
         }
+        return record.flatMap { try? AppToAppPayload.decode($0.payload) }.map { $0.appCallbackURI == nil } ?? false
     }
 
     /// The approval in the host's app is the user's consent, so one store step decides the reference, takes the
@@ -24,20 +22,16 @@ extension AppToAppEndpoints {
     func approveSimpleLogin(
         _ reference: String, by caller: Approver, at now: Date, logger: Logger
     ) async throws(BearerRefusal) -> AppToAppRedirectAnswer {
-        let issuance = CodeIssuance(environment: environment)
         let (code, issue) = issuance.newCode(at: now)
-        let outcome: SimpleLoginApproval
-        do {
-            outcome = try await environment.store.approveSimpleLogin(
+        let outcome = try await callStore(failingAs: BearerRefusal.self) {
+            try await store.approveSimpleLogin(
                 TokenDigest(of: reference), userID: caller.verified.grant.userID, clientIDs: caller.approvable,
                 issue: issue, at: now)
-        } catch {
-            throw .storeUnavailable
         }
         switch outcome {
         case .issued(_, let record, let grant, _):
             guard let pending = try? PendingAuthorization.decode(record.payload),
-                let client = environment.client(id: pending.clientID)
+                let client = configuration.client(id: pending.clientID)
             else { throw Self.unknown }
             logger.info("app-to-app request approved in the app", metadata: ["client": .string(client.id)])
             return AppToAppRedirectAnswer(
@@ -55,7 +49,7 @@ extension AppToAppEndpoints {
         let response = AuthorizationResponse.failure(
             OAuthError(.accessDenied, description: "the user denied the request in the app"), state: payload.state)
         return AppToAppRedirectAnswer(
-            response.issued(by: environment.configuration.issuer), redirectURI: payload.redirectURI ?? "")
+            response.issued(by: configuration.issuer), redirectURI: payload.redirectURI ?? "")
     }
 
     /// `GET /app-to-app?reference=…` in a browser (the host's app is not installed): for a live, undecided Simple
@@ -64,14 +58,12 @@ extension AppToAppEndpoints {
     /// browser that parked the request, so the reference alone signs nobody in.
     func landing(reference: String?) async throws(AppToAppResumeRefusal) -> String? {
         guard let reference = reference.nonEmpty else { return nil }
-        let record: AppToAppRequestRecord?
-        do {
-            record = try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: environment.now())
-        } catch {
-            throw .storeUnavailable
+        let now = self.now()
+        let record = try await callStore(failingAs: AppToAppResumeRefusal.self) {
+            try await store.undecidedAppToApp(TokenDigest(of: reference), at: now)
         }
         guard let record, let payload = try? AppToAppPayload.decode(record.payload), payload.appCallbackURI == nil
         else { return nil }
-        return AuthorizeEnvironment.interactionPath(payload.interactionID) + "?sign_in=" + BrowserRequest.signInHere
+        return BrowserNavigation.interactionPath(payload.interactionID) + "?sign_in=" + BrowserRequest.signInHere
     }
 }

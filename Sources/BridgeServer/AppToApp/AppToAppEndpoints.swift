@@ -55,6 +55,13 @@ enum AppToAppResumeRefusal: Error, Sendable, Equatable {
     case alreadyUsed
     /// The store could not be asked: 503.
     case storeUnavailable
+    /// The server's own fault (a store fault that is not an outage): 500, said as nothing more.
+    case serverFault
+}
+
+extension AppToAppResumeRefusal: StoreCallFailure {
+    init(_ outage: StoreUnavailable) { self = .storeUnavailable }
+    init(storeFault: any Error) { self = .serverFault }
 }
 
 /// The provider side of the app-to-app flow after the parked page (`AppToAppWaitStep`):
@@ -72,8 +79,13 @@ struct AppToAppEndpoints: Sendable {
     static let landingPath = "/app-to-app"
     static let detailsPath = "/oauth2/app-to-app/request"
 
-    let environment: AuthorizeEnvironment
+    let configuration: BridgeConfiguration
+    /// The parked references: read, decided, resumed, or approved as a Simple Login.
+    let store: any AppToAppStore
+    /// Drafts a Simple Login's code and its redirect.
+    let issuance: CodeIssuance
     let bearer: BearerTokenCheck
+    let now: @Sendable () -> Date
 
     /// The approving app as its bearer token names it: the user it is signed in as and the clients whose requests
     /// it may decide; or the RFC 6750 answer that refuses it.
@@ -85,7 +97,7 @@ struct AppToAppEndpoints: Sendable {
     func approver(authorization: String?, at now: Date) async throws(BearerRefusal) -> Approver {
         let verified = try await bearer.verified(authorization: authorization, at: now)
         let client = verified.grant.clientID
-        let approvable = environment.configuration.clients.filter { ($0.appToAppApprovers ?? []).contains(client) }.map(\.id)
+        let approvable = configuration.clients.filter { ($0.appToAppApprovers ?? []).contains(client) }.map(\.id)
         guard !verified.grant.userID.isEmpty, !approvable.isEmpty else {
             throw .insufficientScope("this client may not approve app-to-app requests")
         }
@@ -95,21 +107,18 @@ struct AppToAppEndpoints: Sendable {
     /// `GET /oauth2/app-to-app/request?reference=…`: what the host's app shows before the user decides. Reading
     /// uses nothing up; an unknown, decided or expired reference is `invalid_request`.
     func details(_ request: AppToAppDetailsRequest) async throws(BearerRefusal) -> AppToAppRequestDetails {
-        let now = environment.now()
+        let now = self.now()
         let caller = try await approver(authorization: request.authorization, at: now)
         guard let reference = request.reference.nonEmpty else {
             throw .request(.invalidRequest("required parameter 'reference' is missing"))
         }
-        let record: AppToAppRequestRecord?
-        do {
-            record = try await environment.store.undecidedAppToApp(TokenDigest(of: reference), at: now)
-        } catch {
-            throw .storeUnavailable
+        let record = try await callStore(failingAs: BearerRefusal.self) {
+            try await store.undecidedAppToApp(TokenDigest(of: reference), at: now)
         }
         guard let record, let payload = try? AppToAppPayload.decode(record.payload) else {
             throw .request(.invalidRequest("the reference is unknown, used or expired"))
         }
-        guard caller.approvable.contains(record.clientID), let client = environment.client(id: record.clientID) else {
+        guard caller.approvable.contains(record.clientID), let client = configuration.client(id: record.clientID) else {
             throw .insufficientScope("this client may not approve the requesting client's requests")
         }
         return AppToAppRequestDetails(
@@ -123,8 +132,7 @@ struct AppToAppEndpoints: Sendable {
     func decide(
         _ request: AppToAppDecisionRequest, logger: Logger = Logger(label: "app-to-app")
     ) async throws(BearerRefusal) -> AppToAppDecisionAnswer {
-        let configuration = environment.configuration
-        let now = environment.now()
+        let now = self.now()
         let caller = try await approver(authorization: request.authorization, at: now)
         let body: String
         switch request.body {
@@ -143,12 +151,9 @@ struct AppToAppEndpoints: Sendable {
         let resume = SecretToken()
         let decision: AppToAppDecision =
             approval.decision == .approve ? .approve(userID: caller.verified.grant.userID, resume: resume.digest) : .deny
-        let outcome: AppToAppDecisionOutcome
-        do {
-            outcome = try await environment.store.decideAppToApp(
+        let outcome = try await callStore(failingAs: BearerRefusal.self) {
+            try await store.decideAppToApp(
                 TokenDigest(of: approval.reference), decision: decision, clientIDs: caller.approvable, at: now)
-        } catch {
-            throw .storeUnavailable
         }
         switch outcome {
         case .decided(let record):
@@ -183,16 +188,13 @@ struct AppToAppEndpoints: Sendable {
     /// approving user's session in it.
     func resume(_ request: AppToAppResumeRequest, logger: Logger) async throws(AppToAppResumeRefusal) -> AppToAppResumed {
         guard let token = BrowserCookies.secret(request.token) else { throw .expired }
-        let now = environment.now()
+        let now = self.now()
         let session = SecretToken()
-        let lifetime = TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds)
-        let outcome: AppToAppResumeOutcome
-        do {
-            outcome = try await environment.store.resumeAppToApp(
+        let lifetime = TimeInterval(configuration.signIn.sessionLifetimeSeconds)
+        let outcome = try await callStore(failingAs: AppToAppResumeRefusal.self) {
+            try await store.resumeAppToApp(
                 TokenDigest(of: token), browser: request.browserSecret.map { TokenDigest(of: $0) },
                 session: session.digest, sessionExpiresAt: now.addingTimeInterval(lifetime), at: now)
-        } catch {
-            throw .storeUnavailable
         }
         switch outcome {
         case .resumed(let record):

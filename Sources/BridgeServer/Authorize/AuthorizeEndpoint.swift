@@ -109,9 +109,11 @@ struct AuthorizeEndpoint: Sendable {
             payload: try pending.encoded(), terms: pending.terms(client: client, requestedAt: now), createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(environment.configuration.authorize.requestLifetimeSeconds)))
         let (code, issue) = interaction.completion.newCode(at: now)
-        let progress = try await environment.store.startAuthorization(
-            record, session: input.sessionSecret.map { TokenDigest(of: $0) }, issue: issue, park: !pending.showsNoPages,
-            at: now)
+        let progress = try await callStore {
+            try await environment.store.startAuthorization(
+                record, session: input.sessionSecret.map { TokenDigest(of: $0) }, issue: issue, park: !pending.showsNoPages,
+                at: now)
+        }
         var answer = try await interaction.respond(
             to: progress, code: code,
             parked: ParkedInteraction(id: id, pending: pending, client: client, browserSecret: browserSecret),

@@ -22,7 +22,7 @@ struct BrowserRoute: Sendable {
     }
 
     func read(_ request: Request, _ context: BridgeRequestContext, clientAddress: ClientAddress?) async -> BrowserRequest {
-        let cookies = renderer.environment.cookies
+        let cookies = renderer.pages.cookies
         var input = BrowserRequest(
             method: request.method, query: request.uri.query, acceptLanguage: request.headers[.acceptLanguage],
             browserSecret: cookies.browserSecret(in: request), sessionSecret: cookies.sessionSecret(in: request),

@@ -8,12 +8,15 @@ import SignInProtocol
 /// §4.4); this type drafts it, and redirects with `code`, `state`, and Office's `tk` and `sc` when the client is
 /// configured for them, or with an error.
 struct CodeIssuance: Sendable {
-    let environment: AuthorizeEnvironment
+    let configuration: BridgeConfiguration
+    /// Takes the parked request a denial ends.
+    let store: any AuthorizationStore
+    let now: @Sendable () -> Date
 
     /// A new code's secret and what the store needs to create it, should the next step finish the request.
     func newCode(at now: Date) -> (SecretToken, CodeIssue) {
         let code = SecretToken()
-        let lifetime = TimeInterval(environment.configuration.authorize.codeLifetimeSeconds)
+        let lifetime = TimeInterval(configuration.authorize.codeLifetimeSeconds)
         return (code, CodeIssue(codeDigest: code.digest, codeExpiresAt: now.addingTimeInterval(lifetime)))
     }
 
@@ -30,13 +33,14 @@ struct CodeIssuance: Sendable {
             code: code.value, state: pending.request.state,
             scope: pending.appCallbackURI == nil ? nil : pending.scope, tokenEndpoint: client.tokenEndpointOverride,
             sessionContext: grant.sessionContext)
-        return response.issued(by: environment.configuration.issuer).redirectURL(to: pending.redirectURI)
+        return response.issued(by: configuration.issuer).redirectURL(to: pending.redirectURI)
     }
 
     /// The user said no: `access_denied` to the client (RFC 6749 §4.1.2.1), with its state. Takes the parked request.
     func deny(_ loaded: InteractionEndpoints.Loaded, logger: Logger) async throws -> BrowserAnswer {
         logger.info("authorization denied by the user")
-        guard let record = try await environment.store.takePendingAuthorization(loaded.record.digest, at: environment.now()),
+        let (digest, now) = (loaded.record.digest, now())
+        guard let record = try await callStore({ try await store.takePendingAuthorization(digest, at: now) }),
             let pending = try? PendingAuthorization.decode(record.payload)
         else {
             return .errorPage(loaded.pending.language, status: .badRequest, message: .expired)
@@ -49,7 +53,7 @@ struct CodeIssuance: Sendable {
         logger.info(
             "authorization refused", metadata: ["client": .string(pending.clientID), "error": .string(error.code.rawValue)])
         let response = AuthorizationResponse.failure(error, state: pending.request.state)
-        return response.issued(by: environment.configuration.issuer).redirectURL(to: pending.redirectURI)
+        return response.issued(by: configuration.issuer).redirectURL(to: pending.redirectURI)
     }
 
     /// An opaque value Office echoes in `X-WOPI-SessionContext`; recorded with the grant so the token endpoint and

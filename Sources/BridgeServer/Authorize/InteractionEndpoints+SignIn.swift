@@ -33,7 +33,7 @@ extension InteractionEndpoints {
         case .signedIn(let started, _): session = started
         }
         return BrowserAnswer(
-            kind: .redirect(AuthorizeEnvironment.interactionPath(loaded.id)), cookies: [.session(session.value)])
+            kind: .redirect(BrowserNavigation.interactionPath(loaded.id)), cookies: [.session(session.value)])
     }
 }
 
@@ -94,7 +94,8 @@ extension InteractionEndpoints {
         guard let idSecret = BrowserCookies.secret(input.interactionID) else {
             return .failure(PageAnswer(.errorPage(input.fallbackLanguage, status: .badRequest, message: .expired)))
         }
-        let record = try await environment.store.pendingAuthorization(TokenDigest(of: idSecret), at: environment.now())
+        let now = environment.now()
+        let record = try await callStore { try await environment.store.pendingAuthorization(TokenDigest(of: idSecret), at: now) }
         return checkedPost(record, id: idSecret, input, logger: logger)
     }
 

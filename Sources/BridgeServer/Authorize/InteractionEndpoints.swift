@@ -14,8 +14,6 @@ struct InteractionEndpoints: Sendable {
     let completion: CodeIssuance
     let steps: InteractionSteps
 
-    var renderer: InteractionRenderer { InteractionRenderer(environment: environment, completion: completion) }
-
     func show(_ input: BrowserRequest, logger: Logger) async throws -> BrowserAnswer {
         try await proceed(input, consent: false, signInHere: input.asksToSignInHere, logger: logger)
     }
@@ -41,9 +39,11 @@ struct InteractionEndpoints: Sendable {
         }
         let now = environment.now()
         let (code, issue) = completion.newCode(at: now)
-        let continuation = try await environment.store.continueAuthorization(
-            TokenDigest(of: idSecret), browser: input.browserSecret.map { TokenDigest(of: $0) },
-            session: input.sessionSecret.map { TokenDigest(of: $0) }, consent: consent, issue: issue, at: now)
+        let continuation = try await callStore {
+            try await environment.store.continueAuthorization(
+                TokenDigest(of: idSecret), browser: input.browserSecret.map { TokenDigest(of: $0) },
+                session: input.sessionSecret.map { TokenDigest(of: $0) }, consent: consent, issue: issue, at: now)
+        }
         switch continuation {
         case .unknown:
             return .errorPage(fallback, status: .badRequest, message: .expired)
@@ -59,7 +59,7 @@ struct InteractionEndpoints: Sendable {
             }
             if consent, case .needsSignIn = progress {
                 // The consent form of a session that ended meanwhile: back to the step, which asks to sign in.
-                return .redirect(AuthorizeEnvironment.interactionPath(idSecret))
+                return .redirect(BrowserNavigation.interactionPath(idSecret))
             }
             return try await respond(
                 to: progress, code: code,

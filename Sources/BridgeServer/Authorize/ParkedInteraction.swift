@@ -28,5 +28,5 @@ struct ParkedInteraction: Sendable {
 
     var csrfToken: String { CSRFToken.derive(browserSecret: browserSecret, interactionID: id) }
     var formTarget: String? { PageRenderer.formTarget(for: pending.redirectURI) }
-    var actionPrefix: String { AuthorizeEnvironment.interactionPath(id) }
+    var actionPrefix: String { BrowserNavigation.interactionPath(id) }
 }

@@ -46,11 +46,7 @@ struct PushedAuthorizationEndpoint: Sendable {
         let record = PushedAuthorizationRecord(
             digest: secret.digest, clientID: clientID, parameters: parameters.encoded, pushedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
-        do {
-            try await store.pushAuthorizationRequest(record)
-        } catch {
-            throw .storeUnavailable
-        }
+        try await storeCall { try await store.pushAuthorizationRequest(record) }
         return Pushed(request_uri: Self.requestURIPrefix + secret.value, expires_in: lifetime)
     }
 
@@ -84,7 +80,11 @@ struct PushedAuthorizationEndpoint: Sendable {
         guard let clientID = clientID.nonEmpty else {
             return .failure(.invalidRequest("client_id is required with request_uri"))
         }
-        switch try await store.takePushedAuthorizationRequest(TokenDigest(of: secret), clientID: clientID, at: now()) {
+        let time = now()
+        let taking = try await callStore {
+            try await store.takePushedAuthorizationRequest(TokenDigest(of: secret), clientID: clientID, at: time)
+        }
+        switch taking {
         case .taken(let record):
             guard let parameters = try? FormParameters.decode(record.parameters) else {
                 return .failure(OAuthError(.invalidRequestURI, description: "request_uri is unknown"))

@@ -11,7 +11,10 @@ struct SessionCodeEndpoint: Sendable {
     static let pathPrefix = "/auth/session"
     static let path = pathPrefix + "/{code}"
 
-    let environment: AuthorizeEnvironment
+    /// Opens the code as a browser session.
+    let store: any ExchangeStore
+    let sessionLifetime: TimeInterval
+    let now: @Sendable () -> Date
 
     enum Outcome: Sendable {
         /// The code was live: a browser session for its user, then its redirect URI.
@@ -24,11 +27,12 @@ struct SessionCodeEndpoint: Sendable {
 
     func open(code presented: String?, logger: Logger) async throws -> Outcome {
         guard let code = BrowserCookies.secret(presented) else { return .refused }
-        let now = environment.now()
+        let now = self.now()
         let session = SecretToken()
-        let lifetime = TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds)
-        let opening = try await environment.store.openSessionCode(
-            TokenDigest(of: code), session: session.digest, sessionExpiresAt: now.addingTimeInterval(lifetime), at: now)
+        let opening = try await callStore {
+            try await store.openSessionCode(
+                TokenDigest(of: code), session: session.digest, sessionExpiresAt: now.addingTimeInterval(sessionLifetime), at: now)
+        }
         switch opening {
         case .opened(let record):
             logger.info(

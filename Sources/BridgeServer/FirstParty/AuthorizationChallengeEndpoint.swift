@@ -3,6 +3,10 @@ import Foundation
 import Logging
 import SignInProtocol
 
+/// The store concerns the challenge endpoint calls itself: the auth_session chain and its app-to-app approval, the
+/// pending request it saves and takes, and the grant and user behind a step-up `auth_session`.
+typealias ChallengeEndpointStore = AuthSessionStore & AuthorizationStore & GrantStore & UserStore
+
 /// What a request to the authorization challenge endpoint carries: the form, its credentials and DPoP header, and
 /// the caller's address for the sign-in throttle.
 struct ChallengeEndpointRequest: Sendable {
@@ -39,7 +43,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
     static let stepParameters = AuthorizationChallengeRequest.StepName.all
 
     let environment: AuthorizeEnvironment
-    let store: any SignInPagesStore & AuthSessionStore & GrantStore
+    let store: any ChallengeEndpointStore
     let authenticator: ClientAuthenticator
     let dpop: DPoPProofs
     let pushed: PushedAuthorizationEndpoint

@@ -28,7 +28,7 @@ struct AuthorizationChallengeStep: Sendable {
     let logger: Logger
 
     var environment: AuthorizeEnvironment { endpoint.environment }
-    var store: any SignInPagesStore & AuthSessionStore & GrantStore { endpoint.store }
+    var store: any ChallengeEndpointStore { endpoint.store }
 
     /// `presented`: the digest of the `auth_session` the chain was read under, nil for a chain's first step.
     func run(_ read: AuthSessionRecord, presented: TokenDigest?) async throws(OAuthError) -> AuthorizationChallengeOutcome {
@@ -61,10 +61,13 @@ struct AuthorizationChallengeStep: Sendable {
         let need: InteractionNeed
         do {
             need = try await endpoint.steps.need(state, environment: environment)
-        } catch {
+        } catch is StoreUnavailable {
             // A saved next chain goes with the answer, so a retry after the outage continues the request.
             guard AuthSessionAdvance.savesNext(continuation) else { throw .storeUnavailable }
             return renderer.outage(next)
+        } catch {
+            StoreFaultLog.record(error)
+            throw .serverFault
         }
         return try await renderer.render(need, pending: pending, next: next)
     }
@@ -115,14 +118,14 @@ struct AuthorizationChallengeStep: Sendable {
             SignInThrottle.keys(signInName: name, address: clientAddress ?? "") + ["auth_session:" + chain.interaction.hex]
         let password = PasswordSignIn(environment: environment)
         let interaction = chain.interaction
-        let prepared = try await storeCall {
+        let prepared = try await classified(failingAs: OAuthError.self) {
             try await password.prepare(interaction: interaction, signInName: name, keys: keys, at: now)
         }
         guard prepared.pending != nil else {
             throw OAuthError(.invalidSession, description: "the authorization request has expired")
         }
         let text = form["password"] ?? ""
-        let outcome = try await storeCall {
+        let outcome = try await classified(failingAs: OAuthError.self) {
             try await password.check(name: name, password: text, prepared, keys: keys, at: now, logger: logger)
         }
         switch outcome {

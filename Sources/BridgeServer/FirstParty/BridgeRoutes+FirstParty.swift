@@ -12,7 +12,7 @@ extension BridgeRoutes {
         guard configuration.firstPartyApps.enabled else { return }
         let endpoint = services.authorizationChallenge
         let bodies = services.bodies
-        let clientAddress = services.authorizeEnvironment.clientAddress
+        let clientAddress = services.clientAddress
         router.post(RouterPath(AuthorizationChallengeEndpoint.path)) { request, context in
             let outcome: AuthorizationChallengeOutcome
             do throws(RequestBodyError) {

@@ -38,11 +38,11 @@ struct NativeSSOExchange: Sendable {
                 TokenDigest(of: deviceSecret), claim: claim, grant: grant, issuing: draft, at: request.now)
         }
         let session = try NativeSSOChecks.checkExchanged(outcome, claim: claim)
-        let signed = try unavailableOnFailure { try minter.signed(access, in: grant, scope: scope) }
+        let signed = try serverErrorOnFailure { try minter.signed(access, in: grant, scope: scope) }
         var response = TokenMinter.response(signed, issuedAt: request.now, refreshToken: refresh, scope: scope)
         response.issuedTokenType = TokenExchangeGrant.accessTokenType
         if OpenIDScope.isOpenID(scope) {
-            let idToken = try unavailableOnFailure {
+            let idToken = try serverErrorOnFailure {
                 try idTokens.idToken(
                     subject: claims.sub, clientID: client.id, nonce: nil, authTime: session.authTime,
                     accessToken: signed.token, algorithm: client.client.idTokenSignedResponseAlg, deviceSession: binding,

@@ -14,7 +14,10 @@ import SignInProtocol
 struct EndSessionEndpoint: Sendable {
     static let path = "/oauth2/logout"
 
-    let environment: AuthorizeEnvironment
+    let configuration: BridgeConfiguration
+    /// The browser's session, the user's sessions a logout ends, and a Native SSO device session.
+    let store: any BrowserSessionStore & DeviceSSOStore
+    let now: @Sendable () -> Date
     let idTokens: IDTokenIssuer
 
     /// What the route read: the parameters (query or form body), the browser's session cookie, and the
@@ -35,8 +38,9 @@ struct EndSessionEndpoint: Sendable {
     func respond(_ input: Input) async throws -> Decision {
         let decision = await decide(input.parameters)
         guard case .logOut = decision else { return decision }
+        let now = self.now()
         if let secret = input.sessionSecret,
-            let session = try await environment.store.activeSession(TokenDigest(of: secret), at: environment.now())
+            let session = try await callStore({ try await store.activeSession(TokenDigest(of: secret), at: now) })
         {
             if input.parameters["id_token_hint"].nonEmpty == nil,
                 !LogoutConfirmation.confirms(input.confirmation, session: secret)
@@ -45,12 +49,12 @@ struct EndSessionEndpoint: Sendable {
                 for name in Self.carriedParameters { carried.append(name, input.parameters[name].nonEmpty) }
                 return .confirm(token: LogoutConfirmation.token(forSession: secret), parameters: carried)
             }
-            try await environment.store.endSessions(userID: session.userID, at: environment.now())
+            try await callStore { try await store.endSessions(userID: session.userID, at: now) }
         }
         // Native SSO draft 07: an app logging out with an ID token of a device session ends that session, so its
         // device secret can no longer sign another app in.
         if let hint = input.parameters["id_token_hint"].nonEmpty, let sid = await idTokens.verifiedHint(hint)?.sid {
-            try await environment.store.endDeviceSession(sid: sid, at: environment.now())
+            try await callStore { try await store.endDeviceSession(sid: sid, at: now) }
         }
         return decision
     }
@@ -79,7 +83,7 @@ struct EndSessionEndpoint: Sendable {
             clientID = claims.aud
         }
         guard let uri = parameters["post_logout_redirect_uri"].nonEmpty else { return .logOut(redirect: nil) }
-        guard let clientID, let client = environment.client(id: clientID) else {
+        guard let clientID, let client = configuration.client(id: clientID) else {
             return .refuse(.invalidRequest("post_logout_redirect_uri needs id_token_hint or client_id"))
         }
         guard (client.postLogoutRedirectUris ?? []).contains(uri) else {

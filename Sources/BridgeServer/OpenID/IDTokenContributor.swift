@@ -16,7 +16,7 @@ struct IDTokenContributor: TokenResponseContributor {
 
     func contribute(to answer: inout ContributedResponse, from redeemed: RedeemedCode) throws(OAuthError) {
         let code = redeemed.code
-        let idToken = try unavailableOnFailure {
+        let idToken = try serverErrorOnFailure {
             try idTokens.idToken(
                 subject: redeemed.grant.subject, clientID: redeemed.client.id, nonce: code.nonce, authTime: code.authTime,
                 accessToken: redeemed.accessToken, algorithm: redeemed.client.client.idTokenSignedResponseAlg,

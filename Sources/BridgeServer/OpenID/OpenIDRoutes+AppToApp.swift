@@ -36,8 +36,8 @@ extension OpenIDRoutes {
                 token: Self.query(of: request)["token"], browserSecret: self.cookies.browserSecret(in: request))
             do throws(AppToAppResumeRefusal) {
                 let resumed = try await self.appToApp.resume(input, logger: context.logger)
-                var response = AuthorizeEnvironment.redirect(
-                    to: AuthorizeEnvironment.interactionPath(resumed.interactionID), after: .get)
+                var response = BrowserNavigation.redirect(
+                    to: BrowserNavigation.interactionPath(resumed.interactionID), after: .get)
                 response.setCookie(self.cookies.session(resumed.session))
                 return response
             } catch {
@@ -48,7 +48,7 @@ extension OpenIDRoutes {
             let reference = Self.query(of: request)["reference"]
             do throws(AppToAppResumeRefusal) {
                 if let signIn = try await self.appToApp.landing(reference: reference) {
-                    return AuthorizeEnvironment.redirect(to: signIn, after: .get)
+                    return BrowserNavigation.redirect(to: signIn, after: .get)
                 }
             } catch {
                 return self.resumePage(error, request, context)
@@ -70,6 +70,9 @@ extension OpenIDRoutes {
         case .storeUnavailable:
             context.logger.error("sign-in step failed in the store", metadata: ["path": "\(request.uri.path)"])
             return guarded.outage(request)
+        case .serverFault:
+            // Logged with its type where it was classified (`callStore`); the body says nothing of it.
+            return Response(status: .internalServerError)
         }
     }
 

@@ -50,7 +50,7 @@ extension OpenIDRoutes {
                     formTarget: carried["post_logout_redirect_uri"].flatMap(PageRenderer.formTarget(for:))))
         case .logOut(let redirect):
             var response =
-                redirect.map { AuthorizeEnvironment.redirect(to: $0, after: request.method) }
+                redirect.map { BrowserNavigation.redirect(to: $0, after: request.method) }
                 ?? pages.notice(language, heading: \.signedOutTitle, message: \.signedOut)
             response.setCookie(cookies.endedSession())
             return response
@@ -60,7 +60,7 @@ extension OpenIDRoutes {
     func sessionCodeResponse(_ outcome: SessionCodeEndpoint.Outcome, language: PageLanguage) -> Response {
         switch outcome {
         case .opened(let redirectURI, let session):
-            var response = AuthorizeEnvironment.redirect(to: redirectURI, after: .get)
+            var response = BrowserNavigation.redirect(to: redirectURI, after: .get)
             response.setCookie(cookies.session(session.value))
             return response
         case .replayed:

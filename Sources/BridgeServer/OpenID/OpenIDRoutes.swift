@@ -37,10 +37,10 @@ struct OpenIDRoutes: Sendable {
         endSession = services.endSession
         appToApp = services.appToApp
         sessionCodes = services.sessionCodes
-        guarded = StoreOutagePage(pages: services.authorizeEnvironment.pages)
+        guarded = StoreOutagePage(pages: services.signInPages.pages)
         bodies = services.bodies
-        cookies = services.authorizeEnvironment.cookies
-        pages = services.authorizeEnvironment.pages
+        cookies = services.signInPages.cookies
+        pages = services.signInPages.pages
     }
 
     func register(on router: Router<BridgeRequestContext>) {

@@ -21,12 +21,8 @@ struct UserInfoEndpoint: Sendable {
         guard OpenIDScope.isOpenID(scope), !verified.grant.userID.isEmpty else {
             throw .insufficientScope("the token lacks scope openid")
         }
-        let user: UserRecord?
-        do {
-            user = try await store.user(id: verified.grant.userID)
-        } catch {
-            throw .storeUnavailable
-        }
+        let userID = verified.grant.userID
+        let user = try await callStore(failingAs: BearerRefusal.self) { try await store.user(id: userID) }
         guard let user else { throw .invalidToken("the token's user no longer exists") }
         return OpenIDScope.claims(of: user, subject: verified.grant.subject, scope: scope)
     }

@@ -14,9 +14,9 @@ struct TokenMinter: Sendable {
     func respond(creating grant: GrantRecord, at now: Date, boundTo keyThumbprint: String?) async throws(OAuthError)
         -> TokenResponse
     {
-        let access = try await storeCall {
-            try await accessTokens.issue(inNewGrant: grant, at: now, boundTo: keyThumbprint)
-        }
+        let draft = accessTokens.draft(at: now, boundTo: keyThumbprint)
+        let access = try serverErrorOnFailure { try accessTokens.sign(draft, in: grant) }
+        try await storeCall { try await accessTokens.store.createGrant(grant, withAccessToken: draft.record(in: grant.id)) }
         return Self.response(access, issuedAt: now, refreshToken: nil, scope: grant.scope)
     }
 
@@ -48,27 +48,19 @@ struct TokenMinter: Sendable {
     }
 }
 
-/// Runs a store call inside the token pipeline: a database fault becomes `temporarily_unavailable` (503), never a
-/// 500 and never a token.
+/// Runs a store call inside the token pipeline: an outage becomes `temporarily_unavailable` (503), any other store
+/// fault `server_error` (500); never a token (`callStore` holds the rule).
 func storeCall<T>(_ body: () async throws -> T) async throws(OAuthError) -> T {
-    do {
-        return try await body()
-    } catch {
-        throw .storeUnavailable
-    }
+    try await callStore(failingAs: OAuthError.self, body)
 }
 
-/// `storeCall` for work that does not wait: signing with a key the store holds.
-func unavailableOnFailure<T>(_ body: () throws -> T) throws(OAuthError) -> T {
+/// Signing and encoding inside the token pipeline: a failure is the server's own, `server_error` (500), never an
+/// outage of the store.
+func serverErrorOnFailure<T>(_ body: () throws -> T) throws(OAuthError) -> T {
     do {
         return try body()
     } catch {
-        throw .storeUnavailable
-    }
-}
-
-extension OAuthError {
-    static var storeUnavailable: OAuthError {
-        OAuthError(.temporarilyUnavailable, description: "the store is unavailable, try again")
+        StoreFaultLog.logger.error("signing failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+        throw .serverFault
     }
 }

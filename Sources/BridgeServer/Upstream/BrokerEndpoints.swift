@@ -28,6 +28,11 @@ enum BrokerRefusal: Error, Sendable, Equatable {
     case signInFailed(BrokerFailure)
 }
 
+extension BrokerRefusal: StoreCallFailure {
+    init(_ outage: StoreUnavailable) { self = .request(OAuthError(outage)) }
+    init(storeFault: any Error) { self = .request(OAuthError(storeFault: storeFault)) }
+}
+
 /// Where the upstream callback of a broker login sends the browser.
 enum BrokerFinish: Sendable, Equatable {
     /// To the app's deep link, with the outcome (`success`, `sessionId` or `error`) in its query.
@@ -41,17 +46,20 @@ enum BrokerFinish: Sendable, Equatable {
 /// bound to a PKCE challenge (RFC 7636) the app sends at login, so that a leaked `sessionId` alone gets nothing.
 /// Values in, values or a `BrokerRefusal` out; the routes are in `BridgeRoutes+Broker.swift`.
 struct BrokerEndpoints: Sendable {
-    let environment: AuthorizeEnvironment
+    let configuration: BridgeConfiguration
+    /// The broker's logins and sessions.
+    let store: any UpstreamStore
+    let now: @Sendable () -> Date
     let providers: UpstreamProviders
     let metrics: BridgeMetrics
     let tokens: AccessTokenIssuer
     /// Maps a provider's user to a local identity, as the browser sign-in does.
     let upstreamSignIn: UpstreamSignInService
 
-    var settings: BridgeConfiguration.Broker { environment.configuration.broker }
+    var settings: BridgeConfiguration.Broker { configuration.broker }
 
     /// The broker's app client, when the broker is on.
-    var client: BridgeConfiguration.Client? { settings.clientId.flatMap { environment.client(id: $0) } }
+    var client: BridgeConfiguration.Client? { settings.clientId.flatMap { configuration.client(id: $0) } }
 
     /// `GET|POST /auth/{provider}/login` with `code_challenge`, `code_challenge_method=S256`, optional
     /// `redirect_uri` (one of the app client's registered deep links; default its first) and
@@ -78,7 +86,7 @@ struct BrokerEndpoints: Sendable {
         if appToApp && !provider.settings.appToApp {
             throw .request(OAuthError(.invalidRequest, description: "this provider does not offer app_to_app"))
         }
-        let now = environment.now()
+        let now = self.now()
         let sessionID = SecretToken()
         let attempt = UpstreamAttempt()
         let authURL: String
@@ -88,10 +96,11 @@ struct BrokerEndpoints: Sendable {
             failure.report(upstream: provider.settings.id, metrics: metrics, logger: logger)
             throw .request(OAuthError(.temporarilyUnavailable, description: "\(provider.settings.name) is not answering"))
         } catch {
-            throw .request(.storeUnavailable)
+            // Not the provider's answer and not the store: the server's own fault.
+            throw .request(.serverFault)
         }
         try await Self.storeStep {
-            try await environment.store.startUpstreamLogin(
+            try await store.startUpstreamLogin(
                 attempt.record(
                     upstream: provider.settings.id, at: now, lifetime: settings.loginLifetimeSeconds,
                     brokerSessionID: sessionID.value),
@@ -104,20 +113,20 @@ struct BrokerEndpoints: Sendable {
     }
 
     /// The upstream callback of a broker login (`error` or `code` from the provider's redirect): the browser goes to
-    /// the app's deep link with the outcome.
+    /// the app's deep link with the outcome. A store outage is `StoreUnavailable` (the callback's outage page).
     func finish(
         _ login: UpstreamLoginRecord, sessionID: String, session: BrokerSessionRecord?, provider: UpstreamProvider,
         error: String?, code: String?, at now: Date, logger: Logger
-    ) async throws(OAuthError) -> BrokerFinish {
+    ) async throws -> BrokerFinish {
         let digest = TokenDigest(of: sessionID)
         guard let deepLink = session?.redirectURI else { return .sessionGone }
         func back(_ outcome: KeyValuePairs<String, String>) -> BrokerFinish {
             .backToApp(location: FormParameters(outcome).appended(to: deepLink))
         }
         /// The sign-in failed: the session ends now, so that `/session` answers the same error at once.
-        func failed(_ failure: UpstreamFailure, tellingTheApp outcome: BrokerFailure) async throws(OAuthError) -> BrokerFinish {
+        func failed(_ failure: UpstreamFailure, tellingTheApp outcome: BrokerFailure) async throws -> BrokerFinish {
             failure.report(upstream: provider.settings.id, metrics: metrics, logger: logger)
-            _ = try await storeCall { try await environment.store.failBrokerSession(digest, failure: outcome.rawValue, at: now) }
+            try await callStore { try await store.failBrokerSession(digest, failure: outcome.rawValue, at: now) }
             return back(["success": "false", "error": outcome.rawValue])
         }
         if let error {
@@ -129,14 +138,12 @@ struct BrokerEndpoints: Sendable {
                 code: code ?? "", verifier: login.codeVerifier, nonceDigest: login.nonceDigest, now: now)
         } catch let failure as UpstreamFailure {
             return try await failed(failure, tellingTheApp: BrokerFailure(failure))
-        } catch {
-            throw .storeUnavailable
         }
         // A new secret for the deep link: the /login id is known to whoever started the login, who may have sent
         // the link to someone else; only the browser that signed in gets this one (RFC 6749 §10.12's concern).
         let completion = SecretToken()
-        let signedIn = try await storeCall {
-            try await environment.store.signInUpstream(
+        let signedIn = try await callStore {
+            try await store.signInUpstream(
                 upstreamSignIn.identity(of: user, at: provider), end: .brokerSession(digest, completion: completion.digest),
                 at: now)
         }
@@ -162,7 +169,7 @@ struct BrokerEndpoints: Sendable {
             throw .request(
                 OAuthError(.invalidRequest, description: "code_verifier is missing or malformed (RFC 7636 section 4.1)"))
         }
-        let now = environment.now()
+        let now = self.now()
         let refused = BrokerRefusal.request(
             OAuthError(.invalidGrant, description: "the session is unknown, expired, used or the verifier is wrong"))
         // Drafted before the step that records it in the new grant, signed after (as the token endpoint does).
@@ -171,11 +178,11 @@ struct BrokerEndpoints: Sendable {
             session: TokenDigest(of: sessionID), codeChallenge: verifier.challenge(method: .s256).value,
             upstreamID: provider.settings.id, clientID: client.id, scope: client.scopes.joined(separator: " "),
             access: access.record(in: .generate()))
-        switch try await Self.storeStep({ try await environment.store.redeemBrokerSession(claim, at: now) }) {
+        switch try await Self.storeStep({ try await store.redeemBrokerSession(claim, at: now) }) {
         case .redeemed(_, let user, let grant):
             let issued: IssuedAccessToken
             do throws(OAuthError) {
-                issued = try unavailableOnFailure { try tokens.sign(access, in: grant) }
+                issued = try serverErrorOnFailure { try tokens.sign(access, in: grant) }
             } catch {
                 throw .request(error)
             }
@@ -199,13 +206,9 @@ struct BrokerEndpoints: Sendable {
         }
     }
 
-    /// A store step of the broker; a store that cannot be asked is `temporarily_unavailable` (`storeCall`).
+    /// A store step of the broker: an outage is `temporarily_unavailable`, another fault `server_error` (`callStore`).
     private static func storeStep<T>(_ body: () async throws -> T) async throws(BrokerRefusal) -> T {
-        do throws(OAuthError) {
-            return try await storeCall(body)
-        } catch {
-            throw .request(error)
-        }
+        try await callStore(failingAs: BrokerRefusal.self, body)
     }
 
     struct LoginAnswer: Encodable {

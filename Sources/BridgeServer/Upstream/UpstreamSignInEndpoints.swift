@@ -9,6 +9,8 @@ import SignInProtocol
 /// outcome. Starting a login is the interaction's `UpstreamSignInStep` (`GET /oauth2/interaction/{id}/upstream/…`).
 struct UpstreamSignInEndpoints: Sendable {
     let environment: AuthorizeEnvironment
+    let pages: SignInPages
+    let completion: CodeIssuance
     let service: UpstreamSignInService
 
     /// The provider sends the browser back here with `code` and `state` (or `error`).
@@ -18,24 +20,24 @@ struct UpstreamSignInEndpoints: Sendable {
         let callback = UpstreamCallback(
             upstream: context.parameters.get("upstream"), state: query["state"].map(String.init),
             code: query["code"].map(String.init), error: query["error"].map(String.init),
-            browserSecret: environment.cookies.browserSecret(in: request))
+            browserSecret: pages.cookies.browserSecret(in: request))
         switch try await service.callback(callback, environment: environment, logger: context.logger) {
         case .unknownUpstream:
-            return environment.pages.error(language, status: .notFound, message: \.expired)
+            return pages.pages.error(language, status: .notFound, message: \.expired)
         case .brokerLogin(let login, let sessionID, let session, let provider, let now):
             return try await broker.finish(
                 login, sessionID: sessionID, session: session, provider: provider,
                 error: query["error"].map(String.init), code: query["code"].map(String.init), at: now,
                 logger: context.logger
-            ).response(pages: environment.pages)
+            ).response(pages: pages.pages)
         case .otherBrowser:
-            return environment.pages.error(language, status: .forbidden, message: \.otherBrowser)
+            return pages.pages.error(language, status: .forbidden, message: \.otherBrowser)
         case .problem(let problem, let name):
-            return InteractionRenderer(environment: environment, completion: CodeIssuance(environment: environment))
+            return InteractionRenderer(pages: pages, completion: completion)
                 .upstreamProblem(problem, providerName: name, language: language)
         case .signedIn(let interactionID, let session):
-            var response = AuthorizeEnvironment.redirect(to: AuthorizeEnvironment.interactionPath(interactionID), after: .get)
-            response.setCookie(environment.cookies.session(session.value))
+            var response = BrowserNavigation.redirect(to: BrowserNavigation.interactionPath(interactionID), after: .get)
+            response.setCookie(pages.cookies.session(session.value))
             return response
         }
     }

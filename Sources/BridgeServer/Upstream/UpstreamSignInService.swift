@@ -51,11 +51,10 @@ struct UpstreamSignInService: Sendable {
             failure.report(upstream: provider.settings.id, metrics: metrics, logger: logger)
             return .upstreamProblem(.failed(failure), providerName: provider.settings.name)
         }
-        try await environment.store.startUpstreamLogin(
-            attempt.record(
-                upstream: provider.settings.id, at: now, lifetime: environment.configuration.broker.loginLifetimeSeconds,
-                interactionID: interactionID, browser: TokenDigest(of: browserSecret)),
-            broker: nil)
+        let record = attempt.record(
+            upstream: provider.settings.id, at: now, lifetime: environment.configuration.broker.loginLifetimeSeconds,
+            interactionID: interactionID, browser: TokenDigest(of: browserSecret))
+        try await callStore { try await environment.store.startUpstreamLogin(record, broker: nil) }
         return .upstream(location: location)
     }
 
@@ -73,7 +72,7 @@ struct UpstreamSignInService: Sendable {
         // RFC 6749 §10.12: the state names the login this browser started; unknown, used or expired is refused.
         guard let state = callback.state, !state.isEmpty else { return refused("no state") }
         let login: UpstreamLoginRecord
-        switch try await environment.store.takeUpstreamLogin(state: TokenDigest(of: state), at: now) {
+        switch try await callStore({ try await environment.store.takeUpstreamLogin(state: TokenDigest(of: state), at: now) }) {
         case .taken(let taken, let brokerSession) where taken.upstreamID == provider.settings.id:
             if let sessionID = taken.brokerSessionID {
                 return .brokerLogin(taken, sessionID: sessionID, session: brokerSession, provider: provider, at: now)
@@ -102,12 +101,12 @@ struct UpstreamSignInService: Sendable {
             return .problem(.failed(failure), providerName: provider.settings.name)
         }
         let session = SecretToken()
-        let signedIn = try await environment.store.signInUpstream(
-            identity(of: user, at: provider),
-            end: .browserSession(
-                digest: session.digest,
-                expiresAt: now.addingTimeInterval(TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds))),
-            at: now)
+        let identity = identity(of: user, at: provider)
+        let lifetime = TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds)
+        let signedIn = try await callStore {
+            try await environment.store.signInUpstream(
+                identity, end: .browserSession(digest: session.digest, expiresAt: now.addingTimeInterval(lifetime)), at: now)
+        }
         logger.info(
             "signed in upstream",
             metadata: ["upstream": "\(provider.settings.id)", "user": "\(signedIn.user.id)", "how": "\(signedIn.how.rawValue)"])

@@ -12,7 +12,9 @@ import Testing
 struct InteractionRendererTests {
     static func renderer(_ bridge: TestBridge) -> InteractionRenderer {
         let environment = InteractionStepTests.environment(bridge)
-        return InteractionRenderer(environment: environment, completion: CodeIssuance(environment: environment))
+        return InteractionRenderer(
+            pages: SignInPages(configuration: environment.configuration),
+            completion: CodeIssuance(configuration: environment.configuration, store: bridge.store, now: environment.now))
     }
 
     /// The response's body as text (the pages are one buffer each).

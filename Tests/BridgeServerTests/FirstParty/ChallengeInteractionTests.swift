@@ -30,10 +30,9 @@ struct ChallengeInteractionTests {
 
     /// A step whose store call fails (an outage after the store step saved the next chain).
     struct FailingStep: InteractionStep {
-        struct Outage: Error {}
         func need(_ state: InteractionState, environment: AuthorizeEnvironment) async throws -> InteractionNeed? {
             guard case .needsSignIn = state.progress else { return nil }
-            throw Outage()
+            throw StoreUnavailable(reason: "test outage")
         }
     }
 

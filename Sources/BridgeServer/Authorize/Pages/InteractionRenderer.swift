@@ -7,7 +7,7 @@ import SignInProtocol
 /// error, the upstream provider's error pages, and the cookies an answer sets. Steps and endpoints decide, this
 /// draws, over `PageRenderer` and `CodeIssuance`.
 struct InteractionRenderer: Sendable {
-    let environment: AuthorizeEnvironment
+    let pages: SignInPages
     let completion: CodeIssuance
 
     /// The response for `answer`; `method` is the request's, which picks 302 or 303 for redirects.
@@ -15,16 +15,16 @@ struct InteractionRenderer: Sendable {
         var response: Response
         switch answer.kind {
         case .errorPage(let language, let status, let message, let oauthError):
-            response = environment.pages.error(language, status: status, message: message.text, oauthError: oauthError)
+            response = pages.pages.error(language, status: status, message: message.text, oauthError: oauthError)
         case .redirect(let location):
-            response = AuthorizeEnvironment.redirect(to: location, after: method)
+            response = BrowserNavigation.redirect(to: location, after: method)
         case .need(let need, let parked):
             response = self.response(need, for: parked, method: method, logger: logger)
         }
         for cookie in answer.cookies {
             switch cookie {
-            case .browser(let value): response.setCookie(environment.cookies.browser(value))
-            case .session(let value): response.setCookie(environment.cookies.session(value))
+            case .browser(let value): response.setCookie(pages.cookies.browser(value))
+            case .session(let value): response.setCookie(pages.cookies.session(value))
             }
         }
         return response
@@ -34,15 +34,15 @@ struct InteractionRenderer: Sendable {
     func response(
         _ need: InteractionNeed, for parked: ParkedInteraction, method: HTTPRequest.Method, logger: Logger
     ) -> Response {
-        let pages = environment.pages
+        let pages = self.pages.pages
         let language = parked.pending.language
         switch need {
         case .issueCode(let code, let grant):
             let location = completion.redirect(
                 code: code, grant: grant, pending: parked.pending, client: parked.client, logger: logger)
-            return AuthorizeEnvironment.redirect(to: location, after: method)
+            return BrowserNavigation.redirect(to: location, after: method)
         case .refuse(let error):
-            return AuthorizeEnvironment.redirect(to: completion.refuse(parked.pending, error, logger: logger), after: method)
+            return BrowserNavigation.redirect(to: completion.refuse(parked.pending, error, logger: logger), after: method)
         case .signIn(let retry):
             return signIn(parked, retry: retry)
         case .consent(let user):
@@ -58,7 +58,7 @@ struct InteractionRenderer: Sendable {
                     action: parked.actionPrefix + "/signin", csrfToken: parked.csrfToken, formTarget: parked.formTarget,
                     returnsDirectly: parked.pending.isSimpleLogin))
         case .upstream(let location):
-            return AuthorizeEnvironment.redirect(to: location, after: method)
+            return BrowserNavigation.redirect(to: location, after: method)
         case .upstreamProblem(let problem, let name):
             return upstreamProblem(problem, providerName: name, language: language)
         case .expired:
@@ -83,11 +83,11 @@ struct InteractionRenderer: Sendable {
             status = .tooManyRequests
             retryAfter = seconds
         }
-        var response = environment.pages.signIn(
+        var response = pages.pages.signIn(
             .init(
                 language: language, clientName: parked.client.displayName, action: parked.actionPrefix + "/signin",
                 csrfToken: parked.csrfToken, userName: retry?.userName ?? "", error: error, formTarget: parked.formTarget,
-                upstreams: environment.upstreamLinks(interactionID: parked.id)),
+                upstreams: pages.upstreamLinks(interactionID: parked.id)),
             status: status)
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         return response
@@ -96,7 +96,7 @@ struct InteractionRenderer: Sendable {
     /// A page about an upstream provider, its name filled in: refused or failed answers are 400 or 502, an outage
     /// is 503 with `Retry-After` (RFC 9110 §15.6.4) and "try again later".
     func upstreamProblem(_ problem: UpstreamProblem, providerName name: String, language: PageLanguage) -> Response {
-        let pages = environment.pages
+        let pages = self.pages.pages
         switch problem {
         case .refused:
             return pages.upstreamError(language, status: .badRequest, name: name, message: \.upstreamRefused)

@@ -3,8 +3,10 @@ import Foundation
 import Hummingbird
 import SignInProtocol
 
-/// The page for a step whose store call failed (the database is down or timed out): 503 with `Retry-After`
-/// (RFC 9110 §15.6.4), never a 500. HTTP errors the framework raises (a body over its limit) pass through unchanged.
+/// The page for a step whose store call failed with an outage (`StoreUnavailable`: the database down, busy or timed
+/// out): 503 with `Retry-After` (RFC 9110 §15.6.4). Any other error is the server's own fault: logged with its type
+/// and thrown on, so the framework answers 500 without a body (RFC 9110 §15.6.1); never the outage page. HTTP errors
+/// the framework raises (a body over its limit) pass through unchanged.
 struct StoreOutagePage: Sendable {
     let pages: PageRenderer
 
@@ -15,9 +17,13 @@ struct StoreOutagePage: Sendable {
             return try await body()
         } catch let error as any HTTPResponseError {
             throw error
+        } catch let outage as StoreUnavailable {
+            context.logger.error("sign-in step failed in the store", metadata: ["reason": "\(outage.reason)"])
+            return self.outage(request)
         } catch {
-            context.logger.error("sign-in step failed in the store", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            return outage(request)
+            context.logger.error(
+                "sign-in step failed", metadata: ["error": "\(String(reflecting: type(of: error)))", "path": "\(request.uri.path)"])
+            throw error
         }
     }
 

@@ -21,9 +21,11 @@ struct PasswordSignIn: Sendable {
     func prepare(interaction: TokenDigest, signInName: String, keys: [String], at now: Date) async throws
         -> SignInPreparation
     {
-        try await environment.store.prepareSignIn(
-            interaction: interaction, signInName: signInName, throttleKeys: keys,
-            failuresSince: environment.throttle.windowStart(at: now), at: now)
+        try await callStore {
+            try await environment.store.prepareSignIn(
+                interaction: interaction, signInName: signInName, throttleKeys: keys,
+                failuresSince: environment.throttle.windowStart(at: now), at: now)
+        }
     }
 
     /// `keys[0]` is the account's key: its failures are forgotten after a success.
@@ -36,16 +38,15 @@ struct PasswordSignIn: Sendable {
         }
         let user = name.isEmpty ? nil : prepared.user
         guard try await environment.hasher.verify(password, hash: user?.passwordHash), let user else {
-            try await environment.store.recordSignInFailure(keys: keys, at: now)
+            try await callStore { try await environment.store.recordSignInFailure(keys: keys, at: now) }
             logger.info("sign-in failed")
             return .wrongCredentials
         }
         let session = SecretToken()
-        try await environment.store.completeSignIn(
-            SessionRecord(
-                digest: session.digest, userID: user.id, createdAt: now,
-                expiresAt: now.addingTimeInterval(TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds))),
-            clearingFailuresOf: keys[0])
+        let record = SessionRecord(
+            digest: session.digest, userID: user.id, createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(environment.configuration.signIn.sessionLifetimeSeconds)))
+        try await callStore { try await environment.store.completeSignIn(record, clearingFailuresOf: keys[0]) }
         logger.info("signed in", metadata: ["user": .string(user.id)])
         return .signedIn(session, user)
     }

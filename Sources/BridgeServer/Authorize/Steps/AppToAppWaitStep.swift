@@ -54,10 +54,10 @@ struct AppToAppParking: Sendable {
             state: pending.request.state, appCallbackURI: pending.appCallbackURI,
             redirectURI: pending.isSimpleLogin ? pending.redirectURI : nil, interactionID: interactionID,
             scope: pending.scope)
-        try await environment.store.parkAppToApp(
-            AppToAppRequestRecord(
-                referenceDigest: reference.digest, interactionDigest: interaction, clientID: pending.clientID,
-                payload: try payload.encoded(), createdAt: now, expiresAt: now.addingTimeInterval(lifetime)))
+        let record = AppToAppRequestRecord(
+            referenceDigest: reference.digest, interactionDigest: interaction, clientID: pending.clientID,
+            payload: try payload.encoded(), createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
+        try await callStore { try await environment.store.parkAppToApp(record) }
         logger.info("app-to-app request parked", metadata: ["client": .string(pending.clientID)])
         let link = AppToAppDeepLink(base: environment.configuration.appToAppDeepLink, reference: reference.value)
         return (link.url, reference.digest)

@@ -70,7 +70,7 @@ struct AuthorizationCodeGrant: GrantHandler {
         try DPoPBinding.checkCode(record, proof: proof)
         // No second look at the grant: were it revoked from now on (a concurrent replay), the tokens below would be
         // refused anyway, because every token's status is read through its grant.
-        let signed = try unavailableOnFailure { try minter.signed(access, in: grant, scope: record.scope) }
+        let signed = try serverErrorOnFailure { try minter.signed(access, in: grant, scope: record.scope) }
         let response = TokenMinter.response(signed, issuedAt: now, refreshToken: refresh, scope: record.scope)
         return try contributors.response(
             response,

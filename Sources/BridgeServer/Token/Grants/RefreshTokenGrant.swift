@@ -41,7 +41,7 @@ struct RefreshTokenGrant: GrantHandler {
         let outcome = try await storeCall { try await store.refresh(request, at: now, reuseGrace: reuseGrace) }
         switch outcome {
         case .rotated(_, let grant, let scope):
-            let signed = try await storeCall { try minter.signed(access, in: grant, scope: scope) }
+            let signed = try serverErrorOnFailure { try minter.signed(access, in: grant, scope: scope) }
             return TokenMinter.response(signed, issuedAt: now, refreshToken: secret, scope: scope)
         case .otherClient:
             throw OAuthError(.invalidGrant, description: "the refresh token was issued to another client")
