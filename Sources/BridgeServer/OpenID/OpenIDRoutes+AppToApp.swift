@@ -33,12 +33,12 @@ extension OpenIDRoutes {
         }
         router.get(RouterPath(AppToAppEndpoints.resumePath)) { request, context in
             let input = AppToAppResumeRequest(
-                token: Self.query(of: request)["token"], browserSecret: self.cookies.browserSecret(in: request))
+                token: Self.query(of: request)["token"], browserSecret: self.signInPages.cookies.browserSecret(in: request))
             do throws(AppToAppResumeRefusal) {
                 let resumed = try await self.appToApp.resume(input, logger: context.logger)
                 var response = BrowserNavigation.redirect(
                     to: BrowserNavigation.interactionPath(resumed.interactionID), after: .get)
-                response.setCookie(self.cookies.session(resumed.session))
+                response.setCookie(self.signInPages.cookies.session(resumed.session))
                 return response
             } catch {
                 return self.resumePage(error, request, context)

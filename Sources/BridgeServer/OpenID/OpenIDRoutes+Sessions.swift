@@ -26,24 +26,24 @@ extension OpenIDRoutes {
             do throws(RequestBodyError) {
                 parameters = try await bodies.form(request)
             } catch {
-                return pages.error(language, status: .badRequest, message: \.logoutRefused, oauthError: error.oauthError)
+                return signInPages.pages.error(language, status: .badRequest, message: \.logoutRefused, oauthError: error.oauthError)
             }
         } else {
             do {
                 parameters = try FormParameters.decode(request.uri.query ?? "", limit: .default, what: "query")
             } catch {
-                return pages.error(
+                return signInPages.pages.error(
                     language, status: .badRequest, message: \.logoutRefused, oauthError: .invalidRequest("the query is malformed"))
             }
         }
         let input = EndSessionEndpoint.Input(
-            parameters: parameters, sessionSecret: cookies.sessionSecret(in: request),
+            parameters: parameters, sessionSecret: signInPages.cookies.sessionSecret(in: request),
             confirmation: request.method == .post ? parameters["csrf_token"] : nil)
         switch try await endSession.respond(input) {
         case .refuse(let error):
-            return pages.error(language, status: .badRequest, message: \.logoutRefused, oauthError: error)
+            return signInPages.pages.error(language, status: .badRequest, message: \.logoutRefused, oauthError: error)
         case .confirm(let token, let carried):
-            return pages.logoutConfirmation(
+            return signInPages.pages.logoutConfirmation(
                 PageRenderer.LogoutConfirmationPage(
                     language: language, action: EndSessionEndpoint.path, csrfToken: token,
                     fields: carried.pairs.map { ($0.name, $0.value) },
@@ -51,8 +51,8 @@ extension OpenIDRoutes {
         case .logOut(let redirect):
             var response =
                 redirect.map { BrowserNavigation.redirect(to: $0, after: request.method) }
-                ?? pages.notice(language, heading: \.signedOutTitle, message: \.signedOut)
-            response.setCookie(cookies.endedSession())
+                ?? signInPages.pages.notice(language, heading: \.signedOutTitle, message: \.signedOut)
+            response.setCookie(signInPages.cookies.endedSession())
             return response
         }
     }
@@ -61,12 +61,12 @@ extension OpenIDRoutes {
         switch outcome {
         case .opened(let redirectURI, let session):
             var response = BrowserNavigation.redirect(to: redirectURI, after: .get)
-            response.setCookie(cookies.session(session.value))
+            response.setCookie(signInPages.cookies.session(session.value))
             return response
         case .replayed:
-            return pages.error(language, status: .badRequest, message: \.resumeUsed)
+            return signInPages.pages.error(language, status: .badRequest, message: \.resumeUsed)
         case .refused:
-            return pages.error(language, status: .badRequest, message: \.expired)
+            return signInPages.pages.error(language, status: .badRequest, message: \.expired)
         }
     }
 }

@@ -25,8 +25,8 @@ struct OpenIDRoutes: Sendable {
     let sessionCodes: SessionCodeEndpoint
     let guarded: StoreOutagePage
     let bodies: RequestBodyReader
-    let cookies: BrowserCookies
-    let pages: PageRenderer
+    /// The page side of the browser endpoints (logout, `resume_uri`, session codes): pages and cookies.
+    let signInPages: SignInPages
     let configuration: BridgeConfiguration
 
     init(services: BridgeServices) {
@@ -39,8 +39,7 @@ struct OpenIDRoutes: Sendable {
         sessionCodes = services.sessionCodes
         guarded = StoreOutagePage(pages: services.signInPages.pages)
         bodies = services.bodies
-        cookies = services.signInPages.cookies
-        pages = services.signInPages.pages
+        signInPages = services.signInPages
     }
 
     func register(on router: Router<BridgeRequestContext>) {
