@@ -21,14 +21,3 @@ public enum CodeRedemption: Sendable, Hashable {
     case revoked
     case unknown
 }
-
-/// The result of rotating a refresh token. Only `.rotated` means the replacement was stored.
-public enum RefreshRotation: Sendable, Hashable {
-    /// `presented` is retired; the replacement is active in the same grant. Carries the retired token's record.
-    case rotated(previous: RefreshTokenRecord)
-    /// `presented` had been rotated before; its grant is now revoked (replay detection, RFC 9700 §4.14.2).
-    case replayed(GrantID)
-    case expired
-    case revoked
-    case unknown
-}

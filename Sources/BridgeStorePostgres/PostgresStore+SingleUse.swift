@@ -2,7 +2,7 @@ import BridgeStore
 import Foundation
 import PostgresNIO
 
-/// Codes and refresh tokens: checked and consumed in one statement each.
+/// Codes: checked and consumed in one statement each (refresh tokens likewise, in `refresh`).
 ///
 /// Why `UPDATE … WHERE redeemed_at IS NULL RETURNING` and not `SELECT … FOR UPDATE SKIP LOCKED`: SKIP LOCKED makes a
 /// second redemption that arrives while the first is in flight see no row at all, so it could not tell "someone is
@@ -96,74 +96,5 @@ extension PostgresStore {
         }
         noteChange()
         return .replayed(grant.id)
-    }
-
-    public func rotateRefreshToken(
-        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date, reuseGrace: TimeInterval
-    ) async throws -> RefreshRotation {
-        let nowMS = Milliseconds.from(now)
-        let graceMS = max(0, reuseGrace * 1000)
-        // Within the grace: rotated at most `reuseGrace` before now (and not after it).
-        let withinGrace = "(\(graceMS) > 0 AND rotated_at <= \(nowMS) AND \(nowMS) - rotated_at <= \(graceMS))"
-        guard
-            let row = try await rows(
-                Subject("refresh token rotation"),
-                """
-                WITH token AS (
-                    SELECT r.*, g.revoked_at AS grant_revoked_at
-                    FROM refresh_tokens r JOIN grants g ON g.id = r.grant_id WHERE r.digest = \(presented.hex)
-                ),
-                retired AS (
-                    UPDATE refresh_tokens r SET rotated_at = coalesce(r.rotated_at, \(nowMS)) FROM grants g
-                    WHERE r.digest = \(presented.hex) AND g.id = r.grant_id AND g.revoked_at IS NULL
-                        AND (r.expires_at IS NULL OR r.expires_at > \(nowMS))
-                        AND (r.rotated_at IS NULL OR \(unescaped: withinGrace))
-                    RETURNING r.grant_id
-                ),
-                replacement AS (
-                    INSERT INTO refresh_tokens (digest, grant_id, client_id, scope, issued_at, expires_at)
-                    SELECT \(replacement.digest.hex), grant_id, \(replacement.clientID), \(replacement.scope),
-                        \(Milliseconds.from(replacement.issuedAt)), \(Milliseconds.from(replacement.expiresAt))
-                    FROM retired
-                    RETURNING digest
-                ),
-                replayed AS (
-                    UPDATE grants SET revoked_at = \(nowMS)
-                    WHERE id = (SELECT grant_id FROM token) AND revoked_at IS NULL
-                        AND NOT EXISTS (SELECT 1 FROM retired)
-                        AND (
-                            SELECT (rotated_at IS NOT NULL AND NOT \(unescaped: withinGrace))
-                                OR ((rotated_at IS NULL OR \(unescaped: withinGrace)) AND grant_revoked_at IS NULL
-                                    AND (expires_at IS NULL OR expires_at > \(nowMS)))
-                            FROM token)
-                    RETURNING id
-                ),
-                notified AS (SELECT \(unescaped: notifyChange) FROM replayed)
-                SELECT token.*, (SELECT count(*) FROM replacement) AS rotated,
-                    (SELECT count(*) FROM notified) AS notified
-                FROM token
-                """
-            ).first
-        else { return .unknown }
-        let grantID = GrantID(try row.text("grant_id"))
-        let expiresAt = try row.optionalInt64("expires_at")
-        if try row.int("rotated") == 1 {
-            return .rotated(
-                previous: RefreshTokenRecord(
-                    digest: presented, grantID: grantID, clientID: try row.text("client_id"), scope: try row.text("scope"),
-                    issuedAt: try row.date("issued_at"), expiresAt: Milliseconds.date(expiresAt)))
-        }
-        // The order of the SQLite store: a replay outside the grace first, then revocation, then expiry; a token that
-        // looked usable but was not taken lost a race to a concurrent rotation: a replay.
-        if let rotatedAt = try row.optionalInt64("rotated_at"),
-            !(graceMS > 0 && rotatedAt <= nowMS && Double(nowMS - rotatedAt) <= graceMS)
-        {
-            noteChange()
-            return .replayed(grantID)
-        }
-        if try row.optionalInt64("grant_revoked_at") != nil { return .revoked }
-        if let expiresAt, expiresAt <= nowMS { return .expired }
-        noteChange()
-        return .replayed(grantID)
     }
 }

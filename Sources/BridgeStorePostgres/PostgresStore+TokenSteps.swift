@@ -5,10 +5,10 @@ import PostgresNIO
 // MARK: Refresh
 
 extension PostgresStore {
-    /// `rotateRefreshToken` with the token endpoint's checks, in one statement: client and scope are checked
-    /// (`allowed`) before anything changes (RFC 6749 §6), then the token is retired by the conditional UPDATE of
-    /// `rotateRefreshToken` (see there why not SKIP LOCKED) and the new access and refresh token and the session
-    /// context are written from the retired row. The answer is then told apart in Swift, with `ScopeNarrowing` (the
+    /// The refresh step in one statement: client and scope are checked (`allowed`) before anything changes (RFC 6749
+    /// §6), then the token is retired by a conditional UPDATE (why not SKIP LOCKED: see the codes' extension in
+    /// `PostgresStore+SingleUse.swift`) and the new access and refresh token and the session context are written
+    /// from the retired row. The answer is then told apart in Swift, with `ScopeNarrowing` (the
     /// statement's `<@` is the same test: every requested value among the granted ones).
     public func refresh(_ request: RefreshRequest, at now: Date, reuseGrace: TimeInterval) async throws -> RefreshOutcome {
         let nowMS = Milliseconds.from(now)
@@ -91,8 +91,8 @@ extension PostgresStore {
             }
             return .rotated(previous: previous, grant: grant, accessScope: accessScope)
         }
-        // As `rotateRefreshToken`: a replay outside the grace, then revocation, then expiry; a token that looked
-        // usable but was not taken lost a race to a concurrent rotation: a replay.
+        // The order of the SQLite store: a replay outside the grace first, then revocation, then expiry; a token that
+        // looked usable but was not taken lost a race to a concurrent rotation: a replay.
         if let rotatedAt = try row.optionalInt64("rotated_at"),
             !(graceMS > 0 && rotatedAt <= nowMS && Double(nowMS - rotatedAt) <= graceMS)
         {

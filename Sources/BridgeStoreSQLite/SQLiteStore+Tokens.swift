@@ -159,44 +159,6 @@ extension SQLiteStore {
         try await transaction("refresh token") { tx in try Self.insertRefreshToken(token, in: tx) }
     }
 
-    public func rotateRefreshToken(
-        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date, reuseGrace: TimeInterval
-    ) async throws -> RefreshRotation {
-        defer { noteChange() }
-        return try await transaction("refresh token rotation") { tx in
-            guard
-                let row = try tx.query(
-                    """
-                    SELECT r.*, g.revoked_at AS grant_revoked_at FROM refresh_tokens r
-                    JOIN grants g ON g.id = r.grant_id WHERE r.digest = ?
-                    """,
-                    [.text(presented.hex)]
-                ).first
-            else { return .unknown }
-            let grantID = GrantID(try row.text("grant_id"))
-            let rotatedAt = try row.optionalDate("rotated_at")
-            if let rotatedAt, reuseGrace <= 0 || now < rotatedAt || now.timeIntervalSince(rotatedAt) > reuseGrace {
-                try Self.revokeGrant(grantID, at: now, in: tx)
-                return .replayed(grantID)
-            }
-            if try row.optionalInt64("grant_revoked_at") != nil { return .revoked }
-            let expiresAt = try row.optionalDate("expires_at")
-            if let expiresAt, expiresAt <= now { return .expired }
-            if rotatedAt == nil {
-                try tx.query(
-                    "UPDATE refresh_tokens SET rotated_at = ? WHERE digest = ?", [.millis(now), .text(presented.hex)])
-            }
-            // The replacement always joins the presented token's grant, whatever the caller put in it.
-            var replacement = replacement
-            replacement.grantID = grantID
-            try Self.insertRefreshToken(replacement, in: tx)
-            return .rotated(
-                previous: RefreshTokenRecord(
-                    digest: presented, grantID: grantID, clientID: try row.text("client_id"),
-                    scope: try row.text("scope"), issuedAt: try row.date("issued_at"), expiresAt: expiresAt))
-        }
-    }
-
     static func insertRefreshToken(_ token: RefreshTokenRecord, in tx: Transaction) throws {
         try tx.query(
             """

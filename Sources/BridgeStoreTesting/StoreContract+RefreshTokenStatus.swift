@@ -9,26 +9,21 @@ enum RefreshTokenStatusContract {
     ) { kind in
         try await withStore(kind) { store in
             let grant = try await makeGrant(in: store)
-            let first = SecretToken()
-            let firstRecord = RefreshTokenRecord(
-                digest: first.digest, grantID: grant.id, clientID: "office", scope: "wopi", issuedAt: t0,
-                expiresAt: seconds(100))
-            try await store.issueRefreshToken(firstRecord)
-            #expect(try await store.refreshTokenStatus(first.digest, at: seconds(1)) == .active(firstRecord, grant))
+            let first = TokenStepContract.refreshToken("r-1", in: grant, at: t0, expiresAt: seconds(100))
+            try await store.issueRefreshToken(first)
+            #expect(try await store.refreshTokenStatus(first.digest, at: seconds(1)) == .active(first, grant))
             // Asking twice changes nothing: a status lookup is not a use.
-            #expect(try await store.refreshTokenStatus(first.digest, at: seconds(1)) == .active(firstRecord, grant))
-            #expect(try await store.refreshTokenStatus(first.digest, at: seconds(100)) == .expired(firstRecord))
+            #expect(try await store.refreshTokenStatus(first.digest, at: seconds(1)) == .active(first, grant))
+            #expect(try await store.refreshTokenStatus(first.digest, at: seconds(100)) == .expired(first))
             #expect(try await store.refreshTokenStatus(SecretToken().digest, at: seconds(1)) == .unknown)
 
-            let second = SecretToken()
-            let secondRecord = RefreshTokenRecord(
-                digest: second.digest, grantID: grant.id, clientID: "office", scope: "wopi", issuedAt: seconds(2))
-            _ = try await store.rotateRefreshToken(first.digest, replacement: secondRecord, at: seconds(2))
-            #expect(try await store.refreshTokenStatus(first.digest, at: seconds(3)) == .rotated(firstRecord))
-            #expect(try await store.refreshTokenStatus(second.digest, at: seconds(3)) == .active(secondRecord, grant))
+            let second = TokenStepContract.replacement("r-2", in: grant, at: seconds(2))
+            _ = try await TokenStepContract.refresh(store, "r-1", into: "r-2", accessTokenID: "jti-2", at: seconds(2))
+            #expect(try await store.refreshTokenStatus(first.digest, at: seconds(3)) == .rotated(first))
+            #expect(try await store.refreshTokenStatus(second.digest, at: seconds(3)) == .active(second, grant))
 
             try await store.revokeGrant(grant.id, at: seconds(4))
-            #expect(try await store.refreshTokenStatus(second.digest, at: seconds(5)) == .revoked(secondRecord))
+            #expect(try await store.refreshTokenStatus(second.digest, at: seconds(5)) == .revoked(second))
         }
     }
 

@@ -71,27 +71,17 @@ enum SingleUseContract {
     ) { kind in
         try await withStore(kind) { store in
             let grant = try await makeGrant(in: store)
-            let first = SecretToken()
-            let firstRecord = RefreshTokenRecord(
-                digest: first.digest, grantID: grant.id, clientID: "office", scope: "wopi", issuedAt: t0)
-            try await store.issueRefreshToken(firstRecord)
-            let second = SecretToken()
-            // The replacement names another grant on purpose: the store must keep it in the presented token's grant.
-            let replacement = RefreshTokenRecord(
-                digest: second.digest, grantID: GrantID("elsewhere"), clientID: "office", scope: "wopi",
-                issuedAt: seconds(10))
+            let first = TokenStepContract.refreshToken("r-1", in: grant, at: t0)
+            try await store.issueRefreshToken(first)
+            // The request names no grant: the replacement joins the presented token's, with its client and scope.
             #expect(
-                try await store.rotateRefreshToken(first.digest, replacement: replacement, at: seconds(10))
-                    == .rotated(previous: firstRecord))
-            let third = SecretToken()
-            let next = RefreshTokenRecord(
-                digest: third.digest, grantID: grant.id, clientID: "office", issuedAt: seconds(20))
+                try await TokenStepContract.refresh(store, "r-1", into: "r-2", accessTokenID: "jti-2", at: seconds(10))
+                    == .rotated(previous: first, grant: grant, accessScope: "wopi"))
             #expect(
-                try await store.rotateRefreshToken(second.digest, replacement: next, at: seconds(20))
+                try await TokenStepContract.refresh(store, "r-2", into: "r-3", accessTokenID: "jti-3", at: seconds(20))
                     == .rotated(
-                        previous: RefreshTokenRecord(
-                            digest: second.digest, grantID: grant.id, clientID: "office", scope: "wopi",
-                            issuedAt: seconds(10))))
+                        previous: TokenStepContract.replacement("r-2", in: grant, at: seconds(10)), grant: grant,
+                        accessScope: "wopi"))
         }
     }
 
@@ -100,20 +90,15 @@ enum SingleUseContract {
     ) { kind in
         try await withStore(kind) { store in
             let grant = try await makeGrant(in: store)
-            let first = SecretToken()
-            let second = SecretToken()
-            try await store.issueRefreshToken(
-                RefreshTokenRecord(digest: first.digest, grantID: grant.id, clientID: "office", issuedAt: t0))
-            let replacement = RefreshTokenRecord(
-                digest: second.digest, grantID: grant.id, clientID: "office", issuedAt: seconds(1))
-            _ = try await store.rotateRefreshToken(first.digest, replacement: replacement, at: seconds(1))
-            let attacker = RefreshTokenRecord(
-                digest: SecretToken().digest, grantID: grant.id, clientID: "office", issuedAt: seconds(2))
-            #expect(try await store.rotateRefreshToken(first.digest, replacement: attacker, at: seconds(2)) == .replayed(grant.id))
+            try await store.issueRefreshToken(TokenStepContract.refreshToken("r-1", in: grant, at: t0))
+            _ = try await TokenStepContract.refresh(store, "r-1", into: "r-2", accessTokenID: "jti-2", at: seconds(1))
+            #expect(
+                try await TokenStepContract.refresh(store, "r-1", into: "attacker", accessTokenID: "jti-attacker", at: seconds(2))
+                    == .replayed(grant.id))
             // The legitimate holder's current token dies with the grant.
-            let later = RefreshTokenRecord(
-                digest: SecretToken().digest, grantID: grant.id, clientID: "office", issuedAt: seconds(3))
-            #expect(try await store.rotateRefreshToken(second.digest, replacement: later, at: seconds(3)) == .revoked)
+            #expect(
+                try await TokenStepContract.refresh(store, "r-2", into: "later", accessTokenID: "jti-later", at: seconds(3))
+                    == .revoked)
         }
     }
 
@@ -122,15 +107,13 @@ enum SingleUseContract {
     ) { kind in
         try await withStore(kind) { store in
             let grant = try await makeGrant(in: store)
-            let token = SecretToken()
             try await store.issueRefreshToken(
-                RefreshTokenRecord(
-                    digest: token.digest, grantID: grant.id, clientID: "office", issuedAt: t0, expiresAt: seconds(100)))
-            let replacement = RefreshTokenRecord(
-                digest: SecretToken().digest, grantID: grant.id, clientID: "office", issuedAt: seconds(100))
-            #expect(try await store.rotateRefreshToken(token.digest, replacement: replacement, at: seconds(100)) == .expired)
+                TokenStepContract.refreshToken("r-1", in: grant, at: t0, expiresAt: seconds(100)))
             #expect(
-                try await store.rotateRefreshToken(SecretToken().digest, replacement: replacement, at: seconds(1))
+                try await TokenStepContract.refresh(store, "r-1", into: "r-2", accessTokenID: "jti-2", at: seconds(100))
+                    == .expired)
+            #expect(
+                try await TokenStepContract.refresh(store, "unknown", into: "r-3", accessTokenID: "jti-3", at: seconds(1))
                     == .unknown)
         }
     }
@@ -140,15 +123,12 @@ enum SingleUseContract {
     ) { kind in
         try await withStore(kind) { store in
             let grant = try await makeGrant(in: store)
-            let token = SecretToken()
-            try await store.issueRefreshToken(
-                RefreshTokenRecord(digest: token.digest, grantID: grant.id, clientID: "office", issuedAt: t0))
-            let outcomes = try await withThrowingTaskGroup(of: RefreshRotation.self) { group in
-                for _ in 0..<16 {
+            try await store.issueRefreshToken(TokenStepContract.refreshToken("r-1", in: grant, at: t0))
+            let outcomes = try await withThrowingTaskGroup(of: RefreshOutcome.self) { group in
+                for attempt in 0..<16 {
                     group.addTask {
-                        let replacement = RefreshTokenRecord(
-                            digest: SecretToken().digest, grantID: grant.id, clientID: "office", issuedAt: seconds(1))
-                        return try await store.rotateRefreshToken(token.digest, replacement: replacement, at: seconds(1))
+                        try await TokenStepContract.refresh(
+                            store, "r-1", into: "r-next-\(attempt)", accessTokenID: "jti-\(attempt)", at: seconds(1))
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }

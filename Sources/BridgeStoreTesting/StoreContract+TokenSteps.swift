@@ -78,6 +78,31 @@ enum TokenStepContract {
             sessionContext: sessionContext)
     }
 
+    /// `office` refreshing `presented` into the access token `accessTokenID` and the refresh token `next`, as the
+    /// token endpoint asks (no scope parameter, no session context).
+    static func refresh(
+        _ store: any Store, _ presented: String, into next: String, accessTokenID: String, at now: Date,
+        reuseGrace: TimeInterval = 0
+    ) async throws -> RefreshOutcome {
+        try await store.refresh(
+            refreshRequest(presented, issuing: draft(accessTokenID, refresh: next, at: now)), at: now, reuseGrace: reuseGrace)
+    }
+
+    /// The refresh token named `name` that `office` holds in `grant`.
+    static func refreshToken(
+        _ name: String, in grant: GrantRecord, at issuedAt: Date, expiresAt: Date? = nil
+    ) -> RefreshTokenRecord {
+        RefreshTokenRecord(
+            digest: TokenDigest(of: name), grantID: grant.id, clientID: "office", scope: "wopi", issuedAt: issuedAt,
+            expiresAt: expiresAt)
+    }
+
+    /// The replacement `next` as `refresh(_:_:into:accessTokenID:at:reuseGrace:)` records it: in the presented
+    /// token's grant, with its client and scope, expiring when `draft` says.
+    static func replacement(_ next: String, in grant: GrantRecord, at issuedAt: Date) -> RefreshTokenRecord {
+        refreshToken(next, in: grant, at: issuedAt, expiresAt: seconds(9000))
+    }
+
     static let refreshRotatesAndRecordsTheNewAccessTokenInOneCall = StoreContractCheck(
         "token steps: a refresh checks client and scope, rotates, and records the new tokens in one call"
     ) { kind in

@@ -99,7 +99,7 @@ public struct BridgeConfiguration: Sendable, Codable, Hashable {
         /// providers); each refresh issues a new token with a new lifetime. 0: until rotated or revoked.
         public var refreshTokenLifetimeSeconds: Int
         /// A rotated refresh token presented again within this time is rotated again rather than treated as a replay
-        /// (`Store.rotateRefreshToken`), for clients that refresh from several threads at once. 0: strict.
+        /// (`Store.refresh`), for clients that refresh from several threads at once. 0: strict.
         public var refreshReuseGraceSeconds: Int
         /// Lifetime of a Native SSO device secret (OpenID Connect Native SSO for Mobile Apps 1.0 draft 07 §3.2); never
         /// rotated, ended earlier by logout, revocation or a password change.

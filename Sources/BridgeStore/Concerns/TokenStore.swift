@@ -47,17 +47,14 @@ public protocol TokenStore: Sendable {
     /// Records the tokens of one token response (an access token and, when the client may refresh, a refresh token)
     /// in one atomic call: both or neither. Errors as `recordAccessToken` and `issueRefreshToken`.
     func recordTokenResponse(access: AccessTokenRecord, refresh: RefreshTokenRecord?) async throws
-    /// Retires `presented` and stores `replacement` in its grant, atomically. Presenting an already rotated token
-    /// revokes the whole grant (RFC 9700 §4.14.2, replay detection), unless it was rotated at most `reuseGrace`
-    /// before `now`: then it is rotated again into another replacement, nothing is revoked, and the first rotation
-    /// time is kept, so the window never grows. That is for a client that refreshes from several threads at once
-    /// (the reuse interval of Okta and Auth0); 0 means none.
-    func rotateRefreshToken(
-        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date, reuseGrace: TimeInterval
-    ) async throws -> RefreshRotation
-    /// The refresh step: `rotateRefreshToken` for the token endpoint, in one call. The token must belong to
-    /// `request.clientID` and cover `request.scope` (else nothing changes and the answer says why); the new access
-    /// token and the grant's latest session context are recorded with the rotation, and the grant is returned.
+    /// The refresh step of the token endpoint (RFC 6749 §6), in one call. The token must belong to
+    /// `request.clientID` and cover `request.scope` (else nothing changes and the answer says why). Then it is
+    /// retired and the replacement stored in its grant, with the new access token and the grant's latest session
+    /// context, atomically, and the grant is returned. Presenting an already rotated token is a replay (even after
+    /// revocation or expiry) and revokes the whole grant (RFC 9700 §4.14.2, replay detection), unless it was rotated
+    /// at most `reuseGrace` before `now`: then it is rotated again into another replacement, nothing is revoked, and
+    /// the first rotation time is kept, so the window never grows. That is for a client that refreshes from several threads at
+    /// once (the reuse interval of Okta and Auth0); 0 means none, not even within the same millisecond.
     func refresh(_ request: RefreshRequest, at now: Date, reuseGrace: TimeInterval) async throws -> RefreshOutcome
     /// The bootstrap step: the access token's status with its grant and user, in one call; when it is active (and
     /// its user exists), a changed session context (once per sign-in) is recorded too. Every instance sharing the
@@ -70,13 +67,4 @@ public protocol TokenStore: Sendable {
     /// What the store knows about a refresh token at `now`, without changing anything (introspection, revocation).
     /// Never revokes: only presenting a token rotates it.
     func refreshTokenStatus(_ digest: TokenDigest, at now: Date) async throws -> RefreshTokenStatus
-}
-
-extension TokenStore {
-    /// `rotateRefreshToken` without a reuse grace: a second presentation is always a replay.
-    public func rotateRefreshToken(
-        _ presented: TokenDigest, replacement: RefreshTokenRecord, at now: Date
-    ) async throws -> RefreshRotation {
-        try await rotateRefreshToken(presented, replacement: replacement, at: now, reuseGrace: 0)
-    }
 }

@@ -95,7 +95,7 @@ extension StoreRow {
     public func refreshTokenStatus(digest: TokenDigest, at now: Date) throws -> RefreshTokenStatus {
         let grant = try grant(prefix: "g_")
         let record = try refreshToken(digest: digest, grantID: grant.id)
-        // Same order as `rotateRefreshToken`: a replay is a replay even after revocation or expiry.
+        // Same order as `refresh`: a replay is a replay even after revocation or expiry.
         if try optionalInt64("rotated_at") != nil { return .rotated(record) }
         if grant.revokedAt != nil { return .revoked(record) }
         if let expiresAt = record.expiresAt, expiresAt <= now { return .expired(record) }

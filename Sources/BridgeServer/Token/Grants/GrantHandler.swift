@@ -18,7 +18,7 @@ struct GrantDependencies: Sendable {
     /// The concerns the grants use; each handler keeps the one it calls.
     let store: any CodeStore & TokenStore & DeviceSSOStore
     let minter: TokenMinter
-    /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.
+    /// `tokens.refreshReuseGraceSeconds`: see `Store.refresh`.
     var refreshReuseGrace: TimeInterval = 0
     /// Checks subject tokens (token exchange).
     let verifier: AccessTokenVerifier

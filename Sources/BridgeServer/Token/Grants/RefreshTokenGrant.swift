@@ -10,7 +10,7 @@ struct RefreshTokenGrant: GrantHandler {
     static let grant = GrantKind.refreshToken
     let store: any TokenStore
     let minter: TokenMinter
-    /// `tokens.refreshReuseGraceSeconds`: see `Store.rotateRefreshToken`.
+    /// `tokens.refreshReuseGraceSeconds`: see `Store.refresh`.
     let reuseGrace: TimeInterval
 
     init(_ dependencies: GrantDependencies) {
