@@ -44,6 +44,9 @@ package final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
         self.powerOfTwoBatches = powerOfTwoBatches
     }
 
+    /// How many writes wait for the running batch to finish (tests wait on it instead of on a clock).
+    package var queuedCount: Int { state.withLockedValue { $0.queue.count } }
+
     package func submit(_ item: Item, run: @escaping Run) async throws -> Output {
         let runsNow = state.withLockedValue { state in
             guard !state.isRunning else { return false }

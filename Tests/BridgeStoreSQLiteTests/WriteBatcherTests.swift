@@ -6,9 +6,12 @@ import Testing
 /// every caller gets its own item's answer.
 @Suite("WriteBatcher")
 struct WriteBatcherTests {
-    /// Records the batches it was given; the first batch is held until every item has been submitted.
+    /// Records the batches it was given; the first batch is held until `holdFirst` says the others have queued.
     final class Recorder: Sendable {
         let batches = NIOLockedValueBox<[[Int]]>([])
+        let holdFirst: @Sendable () async -> Void
+
+        init(holdFirst: @escaping @Sendable () async -> Void = {}) { self.holdFirst = holdFirst }
 
         func run(_ items: [Int]) async throws -> [Result<Int, any Error>] {
             let isFirst = batches.withLockedValue { batches in
@@ -16,7 +19,7 @@ struct WriteBatcherTests {
                 return batches.count == 1
             }
             // Hold the first batch so that the others queue up behind it.
-            if isFirst { try await Task.sleep(for: .milliseconds(500)) }
+            if isFirst { await holdFirst() }
             if items.contains(13) { throw Unlucky() }
             return items.map { $0 % 7 == 0 ? .failure(Divisible()) : .success($0 * 10) }
         }
@@ -27,10 +30,12 @@ struct WriteBatcherTests {
 
     @Test func writesArrivingDuringABatchGoTogetherInTheNext() async throws {
         let batcher = WriteBatcher<Int, Int>(maxBatch: 16)
-        let recorder = Recorder()
+        // Waits on the events, not on a clock: the first batch runs until the 39 others wait behind it, and they are
+        // submitted only once it runs (a busy machine took longer than the 500 ms this once slept).
+        let recorder = Recorder { await Self.until { batcher.queuedCount == 39 } }
         let answers = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
             group.addTask { (1, await Result { try await batcher.submit(1, run: recorder.run) }) }
-            try? await Task.sleep(for: .milliseconds(50))
+            await Self.until { recorder.batches.withLockedValue { !$0.isEmpty } }
             for item in 2...40 {
                 group.addTask { (item, await Result { try await batcher.submit(item, run: recorder.run) }) }
             }
@@ -54,6 +59,13 @@ struct WriteBatcherTests {
 }
 
 extension WriteBatcherTests {
+    /// Polls `condition` until it holds, or gives up after a minute (a broken batcher then fails the expectations
+    /// instead of hanging the suite); no verdict depends on how long a busy machine takes.
+    static func until(_ condition: @Sendable () -> Bool) async {
+        let giveUp = ContinuousClock.now + .seconds(60)
+        while !condition(), ContinuousClock.now < giveUp { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
     @Test func batchSizesArePowersOfTwoUpToTheLimit() {
         #expect(WriteBatcher<Int, Int>.batchSize(queued: 0, maxBatch: 128) == 0)
         #expect((1...300).map { WriteBatcher<Int, Int>.batchSize(queued: $0, maxBatch: 128) } == (1...300).map { queued in
