@@ -13,11 +13,13 @@ struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
 
     /// The one rule: `StoreError.unavailable` and `.closed`, and a driver error the store left unclassified (a busy
     /// SQLite database, a PostgreSQL error on a leased connection), are outages; `duplicate` and `missingReference`
-    /// are the server's own fault and a cancelled call is nobody's, so those stay what they are (a 500, or nothing).
+    /// are the server's own fault, a `StoreColumnError` a database changed outside the server (trying again cannot
+    /// help), and a cancelled call is nobody's, so those stay what they are (a 500, or nothing).
     init?(classifying error: any Error) {
         switch error {
         case is StoreUnavailable: return nil
         case is CancellationError: return nil
+        case is StoreColumnError: return nil
         case StoreError.duplicate, StoreError.missingReference: return nil
         case let error as StoreError: reason = error.description
         default: reason = String(reflecting: type(of: error))

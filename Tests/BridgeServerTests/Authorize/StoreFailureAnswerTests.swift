@@ -41,6 +41,7 @@ struct StoreFailureAnswerTests {
         #expect(StoreUnavailable(classifying: StoreError.missingReference(what: "the grant")) == nil)
         #expect(StoreUnavailable(classifying: StoreError.duplicate(what: "the token")) == nil)
         #expect(StoreUnavailable(classifying: CancellationError()) == nil)
+        #expect(StoreUnavailable(classifying: StoreColumnError(column: "expires_at")) == nil)
     }
 
     @Test func anOutageWhileSigningInIsTheOutagePageWithRetryAfter() async throws {
