@@ -7,6 +7,7 @@
 # per unit much less. Both run the shipped sample config (SQLite, request logs on).
 # Usage: BASE=path/to/old/signin-bridge HEAD_BIN=path/to/new/signin-bridge scripts/bench/compare.sh
 #   ROUNDS=3  DURATION=8 (seconds per wrk run)  CONNECTIONS=32  RESULTS=file (key=value lines)
+#   REQUESTS_ONLY=1: only the 401 and the authenticated bootstrap (short enough for many more rounds)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/install-deps.sh bench
@@ -59,7 +60,7 @@ for round in $(seq 1 "$ROUNDS"); do
   for name in $order; do
     bin=$BASE; [ "$name" = head ] && bin=$HEAD_BIN
     echo "== round $round: $name ($bin)"
-    flows_cpu "$name" "$bin"
+    [ -n "${REQUESTS_ONLY:-}" ] || flows_cpu "$name" "$bin"
     requests_cpu "$name" "$bin"
   done
 done
