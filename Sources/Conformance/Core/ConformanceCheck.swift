@@ -1,13 +1,9 @@
 /// One rule of the protocol, checked against a live host. One type per rule, one file per type, listed in
 /// `CheckRegistry.all`.
 public protocol ConformanceCheck: Sendable {
-    /// Stable, dotted: `group.rule`. Printed in every output and used in docs/conformance.md.
-    static var id: String { get }
-    static var group: CheckGroup { get }
-    static var level: CheckLevel { get }
-    static var source: SourceCitation { get }
-    /// The rule in one sentence, as a host engineer would read it.
-    static var summary: String { get }
+    /// What the check is, for every output and docs/conformance.md: one value, as an Android Lint detector declares
+    /// its `Issue` (https://github.com/googlesamples/android-custom-lint-rules).
+    static var descriptor: CheckDescriptor { get }
 
     init()
 
@@ -22,18 +18,21 @@ public struct CheckSkipped: Error, Sendable, Hashable {
     public init(_ reason: String) { self.reason = reason }
 }
 
-extension ConformanceCheck {
-    /// The metadata of this check, for outputs.
-    public static var descriptor: CheckDescriptor {
-        CheckDescriptor(id: id, group: group, level: level, source: source, summary: summary)
-    }
-}
-
 /// A check's metadata without its code.
 public struct CheckDescriptor: Sendable, Hashable, Codable {
+    /// Stable, dotted: `group.rule`. Printed in every output and used in docs/conformance.md.
     public var id: String
     public var group: CheckGroup
     public var level: CheckLevel
     public var source: SourceCitation
+    /// The rule in one sentence, as a host engineer would read it.
     public var summary: String
+
+    public init(id: String, group: CheckGroup, level: CheckLevel, source: SourceCitation, summary: String) {
+        self.id = id
+        self.group = group
+        self.level = level
+        self.source = source
+        self.summary = summary
+    }
 }

@@ -21,7 +21,7 @@ public struct ConformanceRunner: Sendable {
 
     public init(options: ConformanceOptions, checks: [any ConformanceCheck.Type] = CheckRegistry.all) {
         self.options = options
-        self.checks = options.groups.isEmpty ? checks : checks.filter { options.groups.contains($0.group) }
+        self.checks = options.groups.isEmpty ? checks : checks.filter { options.groups.contains($0.descriptor.group) }
     }
 
     /// `starting` is called before each check with its id and position, `announce` before a long step inside one
@@ -50,11 +50,11 @@ public struct ConformanceRunner: Sendable {
         }
         var results = [CheckResult]()
         for (index, check) in checks.enumerated() {
-            starting(check.id, index, checks.count)
-            await http.begin(check: check.id)
+            starting(check.descriptor.id, index, checks.count)
+            await http.begin(check: check.descriptor.id)
             let clock = ContinuousClock.now
             let outcome: CheckOutcome
-            if options.bootstrapURL == nil, check.group.needsBootstrapper {
+            if options.bootstrapURL == nil, check.descriptor.group.needsBootstrapper {
                 outcome = .skip(ConformanceSession.noBootstrapper)
             } else if clock >= deadline {
                 outcome = .skip("not started: the run's --deadline of \(options.deadlineSeconds) s passed")

@@ -4,11 +4,8 @@ import SignInProtocol
 /// redirect URI, by exact string (RFC 9700 §4.1.3): a host that forgives a trailing `/`, a percent-encoding or a
 /// change of case sends users (and their `state`) to a callback the merchant never registered.
 struct CallbackExactCheck: ConformanceCheck {
-    static let id = "apptoapp.callback-exact"
-    static let group = CheckGroup.apptoapp
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9700, "§4.1.3", "Countermeasures: exact redirect URI matching")
-    static let summary = "requested_flow=app_to_app with the registered app_callback_uri plus '/', percent-encoded or in another case is refused"
+    static let descriptor = CheckDescriptor(id: "apptoapp.callback-exact", group: .apptoapp, level: .must, source: .rfc(9700, "§4.1.3", "Countermeasures: exact redirect URI matching"),
+        summary: "requested_flow=app_to_app with the registered app_callback_uri plus '/', percent-encoded or in another case is refused")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let client = try session.options.required(.appToAppClient)

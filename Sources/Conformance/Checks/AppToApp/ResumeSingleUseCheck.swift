@@ -3,13 +3,10 @@ import SignInProtocol
 /// `resume_uri` continues one approved login in the merchant's browser tab, once: opened a second time it must not
 /// lead to a second authorization code, or whoever sees the link (a log, a shared screen) signs in as the user.
 struct ResumeSingleUseCheck: ConformanceCheck {
-    static let id = "apptoapp.resume-single-use"
-    static let group = CheckGroup.apptoapp
-    static let level = CheckLevel.must
-    static let source = SourceCitation(
-        title: "Vipps MobilePay Login API, Integrate from a mobile app (resume_uri); RFC 6749 §10.5 (codes single use)",
-        url: "https://developer.vippsmobilepay.com/docs/APIs/login-api/api-guide/app-integration/")
-    static let summary = "resume_uri of an approved app_to_app request leads to a code once; opened a second time, to none"
+    static let descriptor = CheckDescriptor(id: "apptoapp.resume-single-use", group: .apptoapp, level: .must, source: SourceCitation(
+            title: "Vipps MobilePay Login API, Integrate from a mobile app (resume_uri); RFC 6749 §10.5 (codes single use)",
+            url: "https://developer.vippsmobilepay.com/docs/APIs/login-api/api-guide/app-integration/"),
+        summary: "resume_uri of an approved app_to_app request leads to a code once; opened a second time, to none")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let client = try session.options.required(.appToAppClient)

@@ -4,13 +4,10 @@ import SignInProtocol
 /// sends the code straight to the merchant's redirect URI with no browser session to tie it to; a v2 request
 /// without `code_challenge` is refused, even for a confidential merchant.
 struct SimpleLoginPKCECheck: ConformanceCheck {
-    static let id = "apptoapp.v2-pkce-required"
-    static let group = CheckGroup.apptoapp
-    static let level = CheckLevel.must
-    static let source = SourceCitation(
-        title: "Vipps MobilePay Login API, Login from a mobile app (app_to_app_v2: PKCE Required)",
-        url: "https://developer.vippsmobilepay.com/docs/APIs/login-api/api-guide/app-integration-v2")
-    static let summary = "requested_flow=app_to_app_v2 is accepted with an S256 code_challenge and refused without one"
+    static let descriptor = CheckDescriptor(id: "apptoapp.v2-pkce-required", group: .apptoapp, level: .must, source: SourceCitation(
+            title: "Vipps MobilePay Login API, Login from a mobile app (app_to_app_v2: PKCE Required)",
+            url: "https://developer.vippsmobilepay.com/docs/APIs/login-api/api-guide/app-integration-v2"),
+        summary: "requested_flow=app_to_app_v2 is accepted with an S256 code_challenge and refused without one")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let merchant = try session.options.required(.simpleLoginClient)

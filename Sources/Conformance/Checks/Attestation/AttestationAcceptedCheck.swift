@@ -1,11 +1,8 @@
 /// Draft §7.5: an attestation from a trusted attester with its instance's proof authenticates the client at the
 /// token endpoint (which then judges the grant: a code it never issued is `invalid_grant`).
 struct AttestationAcceptedCheck: ConformanceCheck {
-    static let id = "attestation.accepted"
-    static let group = CheckGroup.attestation
-    static let level = CheckLevel.must
-    static let source = ClientAttestation.draft("§7.5", "Client Attestation as an OAuth Client Authentication")
-    static let summary = "A valid attestation and PoP authenticate the client (its made-up code then gets invalid_grant)"
+    static let descriptor = CheckDescriptor(id: "attestation.accepted", group: .attestation, level: .must, source: ClientAttestation.draft("§7.5", "Client Attestation as an OAuth Client Authentication"),
+        summary: "A valid attestation and PoP authenticate the client (its made-up code then gets invalid_grant)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await ClientAttestation.target(in: session)

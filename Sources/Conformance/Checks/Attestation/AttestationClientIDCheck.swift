@@ -1,11 +1,8 @@
 /// Draft §7.5: "the Authorization Server MUST verify that the value of [client_id] is the same as the client_id
 /// value in the sub claim of the Client Attestation".
 struct AttestationClientIDCheck: ConformanceCheck {
-    static let id = "attestation.client-id"
-    static let group = CheckGroup.attestation
-    static let level = CheckLevel.must
-    static let source = ClientAttestation.draft("§7.5", "Client Attestation as an OAuth Client Authentication")
-    static let summary = "A valid attestation sent with another client's client_id is refused with invalid_client"
+    static let descriptor = CheckDescriptor(id: "attestation.client-id", group: .attestation, level: .must, source: ClientAttestation.draft("§7.5", "Client Attestation as an OAuth Client Authentication"),
+        summary: "A valid attestation sent with another client's client_id is refused with invalid_client")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await ClientAttestation.target(in: session)

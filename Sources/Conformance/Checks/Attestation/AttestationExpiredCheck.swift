@@ -2,11 +2,8 @@ import Crypto
 
 /// Draft §4: "MUST reject any JWT with an expiration time that has passed".
 struct AttestationExpiredCheck: ConformanceCheck {
-    static let id = "attestation.expired"
-    static let group = CheckGroup.attestation
-    static let level = CheckLevel.must
-    static let source = ClientAttestation.draft("§4", "Client Attestation JWT")
-    static let summary = "An attestation that expired an hour ago is refused with invalid_client"
+    static let descriptor = CheckDescriptor(id: "attestation.expired", group: .attestation, level: .must, source: ClientAttestation.draft("§4", "Client Attestation JWT"),
+        summary: "An attestation that expired an hour ago is refused with invalid_client")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await ClientAttestation.target(in: session)

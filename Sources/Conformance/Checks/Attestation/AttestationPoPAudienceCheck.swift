@@ -3,11 +3,8 @@ import Crypto
 /// Draft §7.2 item 7: the PoP's `aud` is the authorization server's issuer identifier, so a PoP made for another
 /// server cannot be replayed here.
 struct AttestationPoPAudienceCheck: ConformanceCheck {
-    static let id = "attestation.pop-audience"
-    static let group = CheckGroup.attestation
-    static let level = CheckLevel.must
-    static let source = ClientAttestation.draft("§7.2", "Verification of the Client Attestation PoP JWT")
-    static let summary = "A PoP whose aud is another server is refused with invalid_client"
+    static let descriptor = CheckDescriptor(id: "attestation.pop-audience", group: .attestation, level: .must, source: ClientAttestation.draft("§7.2", "Verification of the Client Attestation PoP JWT"),
+        summary: "A PoP whose aud is another server is refused with invalid_client")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await ClientAttestation.target(in: session)

@@ -3,11 +3,8 @@ import Crypto
 /// Draft §7.2 item 4: the PoP's signature verifies with the key in the attestation's `cnf`, so a stolen attestation
 /// is useless without its instance's private key.
 struct AttestationPoPKeyCheck: ConformanceCheck {
-    static let id = "attestation.pop-key"
-    static let group = CheckGroup.attestation
-    static let level = CheckLevel.must
-    static let source = ClientAttestation.draft("§7.2", "Verification of the Client Attestation PoP JWT")
-    static let summary = "A PoP signed by another key than the attestation's cnf is refused with invalid_client"
+    static let descriptor = CheckDescriptor(id: "attestation.pop-key", group: .attestation, level: .must, source: ClientAttestation.draft("§7.2", "Verification of the Client Attestation PoP JWT"),
+        summary: "A PoP signed by another key than the attestation's cnf is refused with invalid_client")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await ClientAttestation.target(in: session)

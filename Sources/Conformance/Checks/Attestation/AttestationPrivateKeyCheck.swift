@@ -3,11 +3,8 @@ import Crypto
 /// Draft §7.1 item 5: the key in the attestation's `cnf` is not a private key (an attester that leaks the
 /// instance's private key has attested nothing).
 struct AttestationPrivateKeyCheck: ConformanceCheck {
-    static let id = "attestation.private-cnf"
-    static let group = CheckGroup.attestation
-    static let level = CheckLevel.must
-    static let source = ClientAttestation.draft("§7.1", "Verification of the Client Attestation JWT")
-    static let summary = "An attestation whose cnf jwk carries the private key d is refused with invalid_client"
+    static let descriptor = CheckDescriptor(id: "attestation.private-cnf", group: .attestation, level: .must, source: ClientAttestation.draft("§7.1", "Verification of the Client Attestation JWT"),
+        summary: "An attestation whose cnf jwk carries the private key d is refused with invalid_client")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await ClientAttestation.target(in: session)

@@ -2,11 +2,8 @@ import Crypto
 
 /// Draft §7.1 item 4: the attestation's signature verifies with the key of a known and trusted attester.
 struct AttestationUntrustedAttesterCheck: ConformanceCheck {
-    static let id = "attestation.untrusted-attester"
-    static let group = CheckGroup.attestation
-    static let level = CheckLevel.must
-    static let source = ClientAttestation.draft("§7.1", "Verification of the Client Attestation JWT")
-    static let summary = "An attestation signed by a key the host does not trust is refused with invalid_client"
+    static let descriptor = CheckDescriptor(id: "attestation.untrusted-attester", group: .attestation, level: .must, source: ClientAttestation.draft("§7.1", "Verification of the Client Attestation JWT"),
+        summary: "An attestation signed by a key the host does not trust is refused with invalid_client")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await ClientAttestation.target(in: session)

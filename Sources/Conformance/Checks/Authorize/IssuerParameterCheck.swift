@@ -5,11 +5,8 @@ import SignInProtocol
 /// authorization response, success and error, so a client talking to two servers detects the mix-up attack
 /// (RFC 9700 §4.4). Without the flag the check only says so.
 struct IssuerParameterCheck: ConformanceCheck {
-    static let id = "authorize.iss-parameter"
-    static let group = CheckGroup.authorize
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9207, "§2", "Response Parameter iss")
-    static let summary = "When the metadata advertises authorization_response_iss_parameter_supported, the success and the error redirect carry iss equal to the issuer"
+    static let descriptor = CheckDescriptor(id: "authorize.iss-parameter", group: .authorize, level: .must, source: .rfc(9207, "§2", "Response Parameter iss"),
+        summary: "When the metadata advertises authorization_response_iss_parameter_supported, the success and the error redirect carry iss equal to the issuer")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let office = try session.options.required(.office)

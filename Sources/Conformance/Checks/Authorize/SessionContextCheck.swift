@@ -3,11 +3,8 @@ import SignInProtocol
 /// `tk` (where to redeem this code) must be an endpoint Office may call; `sc` is opaque and sent back as
 /// `X-WOPI-SessionContext` with the token request, which the suite does.
 struct SessionContextCheck: ConformanceCheck {
-    static let id = "authorize.tk-sc"
-    static let group = CheckGroup.authorize
-    static let level = CheckLevel.must
-    static let source = SourceCitation.sessionContext("tk and sc in the final redirect")
-    static let summary = "tk, when the redirect has it, is an absolute https URI; sc is echoed back as X-WOPI-SessionContext at the token endpoint"
+    static let descriptor = CheckDescriptor(id: "authorize.tk-sc", group: .authorize, level: .must, source: .sessionContext("tk and sc in the final redirect"),
+        summary: "tk, when the redirect has it, is an absolute https URI; sc is echoed back as X-WOPI-SessionContext at the token endpoint")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try session.options.required(.office)

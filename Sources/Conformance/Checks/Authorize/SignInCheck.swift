@@ -1,11 +1,8 @@
 /// Office opens `authorization_uri` with `rs`, `build` and `platform`, the user signs in, and the host redirects to
 /// the registered redirect URI with a code (RFC 6749 §4.1.2).
 struct SignInCheck: ConformanceCheck {
-    static let id = "authorize.sign-in"
-    static let group = CheckGroup.authorize
-    static let level = CheckLevel.must
-    static let source = SourceCitation.appToApp("the authorize request: rs, build, platform")
-    static let summary = "Office's authorize request (with rs, build, platform) leads through sign-in and consent to the redirect URI with a code"
+    static let descriptor = CheckDescriptor(id: "authorize.sign-in", group: .authorize, level: .must, source: .appToApp("the authorize request: rs, build, platform"),
+        summary: "Office's authorize request (with rs, build, platform) leads through sign-in and consent to the redirect URI with a code")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try session.options.required(.office)

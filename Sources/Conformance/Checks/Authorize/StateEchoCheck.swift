@@ -1,10 +1,7 @@
 /// RFC 6749 §4.1.2: `state` comes back exactly as sent; Office compares it to stop cross-site request forgery.
 struct StateEchoCheck: ConformanceCheck {
-    static let id = "authorize.state-echoed"
-    static let group = CheckGroup.authorize
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(6749, "§4.1.2", "Authorization Response")
-    static let summary = "The redirect carries state exactly as Office sent it"
+    static let descriptor = CheckDescriptor(id: "authorize.state-echoed", group: .authorize, level: .must, source: .rfc(6749, "§4.1.2", "Authorization Response"),
+        summary: "The redirect carries state exactly as Office sent it")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try session.options.required(.office)

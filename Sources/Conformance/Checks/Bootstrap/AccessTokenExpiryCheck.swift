@@ -5,11 +5,8 @@ import SignInProtocol
 /// is: a value in seconds reads as a moment in January 1970, so Office treats the token as long expired. The WOPI
 /// validator accepts a timestamp within ten years of now, in milliseconds; one that fits only as seconds is named so.
 struct AccessTokenExpiryCheck: ConformanceCheck {
-    static let id = "bootstrap.access-token-expiry-ms"
-    static let group = CheckGroup.bootstrap
-    static let level = CheckLevel.must
-    static let source = SourceCitation.bootstrapper("GET_NEW_ACCESS_TOKEN: AccessTokenExpiry")
-    static let summary = "AccessTokenExpiry of GET_NEW_ACCESS_TOKEN is in milliseconds since the epoch (0: no expiry), not seconds"
+    static let descriptor = CheckDescriptor(id: "bootstrap.access-token-expiry-ms", group: .bootstrap, level: .must, source: .bootstrapper("GET_NEW_ACCESS_TOKEN: AccessTokenExpiry"),
+        summary: "AccessTokenExpiry of GET_NEW_ACCESS_TOKEN is in milliseconds since the epoch (0: no expiry), not seconds")
 
     /// The WOPI validator's bound for a timestamp (`isUnixTimestampReasonable`: now ± 10 years).
     static let reasonable: TimeInterval = 10 * 365.25 * 24 * 3600

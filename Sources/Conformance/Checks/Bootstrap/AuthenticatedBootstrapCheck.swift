@@ -1,10 +1,7 @@
 /// With Office's token the bootstrapper answers the Bootstrap JSON (EcosystemUrl, UserId, SignInName).
 struct AuthenticatedBootstrapCheck: ConformanceCheck {
-    static let id = "bootstrap.authenticated"
-    static let group = CheckGroup.bootstrap
-    static let level = CheckLevel.must
-    static let source = SourceCitation.bootstrapper("the response")
-    static let summary = "GET with Office's token answers 200 application/json with Bootstrap (EcosystemUrl, UserId, SignInName)"
+    static let descriptor = CheckDescriptor(id: "bootstrap.authenticated", group: .bootstrap, level: .must, source: .bootstrapper("the response"),
+        summary: "GET with Office's token answers 200 application/json with Bootstrap (EcosystemUrl, UserId, SignInName)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let authorization = try await session.officeAuthorization().orSkip()

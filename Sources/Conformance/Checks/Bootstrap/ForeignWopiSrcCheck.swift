@@ -1,10 +1,7 @@
 /// A WopiSrc the host does not serve gets 404: a token for someone else's file must never be minted.
 struct ForeignWopiSrcCheck: ConformanceCheck {
-    static let id = "bootstrap.foreign-wopi-src"
-    static let group = CheckGroup.bootstrap
-    static let level = CheckLevel.must
-    static let source = SourceCitation.bootstrapper("GET_NEW_ACCESS_TOKEN: a WopiSrc the host does not recognize")
-    static let summary = "GET_NEW_ACCESS_TOKEN for a WopiSrc on another host answers 404"
+    static let descriptor = CheckDescriptor(id: "bootstrap.foreign-wopi-src", group: .bootstrap, level: .must, source: .bootstrapper("GET_NEW_ACCESS_TOKEN: a WopiSrc the host does not recognize"),
+        summary: "GET_NEW_ACCESS_TOKEN for a WopiSrc on another host answers 404")
 
     static let foreignWopiSrc = "https://wopi.invalid/wopi/files/conform-not-yours"
 

@@ -1,10 +1,7 @@
 /// `GET_NEW_ACCESS_TOKEN` for a file the host serves adds AccessTokenInfo for it.
 struct NewAccessTokenCheck: ConformanceCheck {
-    static let id = "bootstrap.new-access-token"
-    static let group = CheckGroup.bootstrap
-    static let level = CheckLevel.must
-    static let source = SourceCitation.bootstrapper("GET_NEW_ACCESS_TOKEN")
-    static let summary = "POST with X-WOPI-EcosystemOperation GET_NEW_ACCESS_TOKEN and a served X-WOPI-WopiSrc adds AccessTokenInfo"
+    static let descriptor = CheckDescriptor(id: "bootstrap.new-access-token", group: .bootstrap, level: .must, source: .bootstrapper("GET_NEW_ACCESS_TOKEN"),
+        summary: "POST with X-WOPI-EcosystemOperation GET_NEW_ACCESS_TOKEN and a served X-WOPI-WopiSrc adds AccessTokenInfo")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let wopiSrc = try session.options.required(.wopiSrc)

@@ -1,11 +1,8 @@
 /// `GET_ROOT_CONTAINER` adds RootContainerInfo, so Office can browse without another round trip. A host may answer
 /// it as a plain bootstrap, hence SHOULD.
 struct RootContainerCheck: ConformanceCheck {
-    static let id = "bootstrap.root-container"
-    static let group = CheckGroup.bootstrap
-    static let level = CheckLevel.should
-    static let source = SourceCitation.bootstrapper("GET_ROOT_CONTAINER")
-    static let summary = "POST with X-WOPI-EcosystemOperation GET_ROOT_CONTAINER adds RootContainerInfo"
+    static let descriptor = CheckDescriptor(id: "bootstrap.root-container", group: .bootstrap, level: .should, source: .bootstrapper("GET_ROOT_CONTAINER"),
+        summary: "POST with X-WOPI-EcosystemOperation GET_ROOT_CONTAINER adds RootContainerInfo")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let authorization = try await session.officeAuthorization().orSkip()

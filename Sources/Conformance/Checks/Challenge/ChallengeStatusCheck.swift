@@ -1,10 +1,7 @@
 /// Office's first request carries no token; the bootstrapper answers it with 401 and the challenge.
 struct ChallengeStatusCheck: ConformanceCheck {
-    static let id = "challenge.status-401"
-    static let group = CheckGroup.challenge
-    static let level = CheckLevel.must
-    static let source = SourceCitation.bootstrapper("the bootstrapper without an access token")
-    static let summary = "GET on the bootstrap URL without a token answers 401 with a WWW-Authenticate header"
+    static let descriptor = CheckDescriptor(id: "challenge.status-401", group: .challenge, level: .must, source: .bootstrapper("the bootstrapper without an access token"),
+        summary: "GET on the bootstrap URL without a token answers 401 with a WWW-Authenticate header")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         switch await session.challengeHeaderValues() {

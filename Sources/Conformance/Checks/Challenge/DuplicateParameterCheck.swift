@@ -2,11 +2,8 @@ import SignInProtocol
 
 /// RFC 9110 §11.2: each parameter name "MUST only occur once per challenge"; with two, clients pick different ones.
 struct DuplicateParameterCheck: ConformanceCheck {
-    static let id = "challenge.no-duplicate-parameter"
-    static let group = CheckGroup.challenge
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9110, "§11.2", "Authentication Parameters")
-    static let summary = "No parameter name occurs twice in one challenge (names compared ignoring case)"
+    static let descriptor = CheckDescriptor(id: "challenge.no-duplicate-parameter", group: .challenge, level: .must, source: .rfc(9110, "§11.2", "Authentication Parameters"),
+        summary: "No parameter name occurs twice in one challenge (names compared ignoring case)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let values = try await session.challengeHeaderValues().orSkip()

@@ -3,11 +3,8 @@ import SignInProtocol
 /// Office signs in at `authorization_uri` and redeems at `tokenIssuance_uri`; both are OAuth endpoints that must be
 /// absolute and on TLS (RFC 6749 §3.1, §3.2).
 struct EndpointsCheck: ConformanceCheck {
-    static let id = "challenge.endpoints"
-    static let group = CheckGroup.challenge
-    static let level = CheckLevel.must
-    static let source = SourceCitation.appToApp("authorization_uri and tokenIssuance_uri")
-    static let summary = "authorization_uri and tokenIssuance_uri are present, absolute https URIs (http only on loopback with --insecure-http-loopback)"
+    static let descriptor = CheckDescriptor(id: "challenge.endpoints", group: .challenge, level: .must, source: .appToApp("authorization_uri and tokenIssuance_uri"),
+        summary: "authorization_uri and tokenIssuance_uri are present, absolute https URIs (http only on loopback with --insecure-http-loopback)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let bearer = try await session.bearerChallenge().orSkip()

@@ -4,11 +4,8 @@ import SignInProtocol
 /// Older Office clients read the challenge by stripping `Bearer`, splitting on `,` and then on `=`, and trimming
 /// quotes; a header that only a full RFC 9110 parser reads right breaks them.
 struct NaiveSplitCheck: ConformanceCheck {
-    static let id = "challenge.naive-split"
-    static let group = CheckGroup.challenge
-    static let level = CheckLevel.must
-    static let source = SourceCitation.appToApp("the WWW-Authenticate example: comma-separated, quoted values")
-    static let summary = "The Bearer line read by stripping 'Bearer' and splitting on ',' and '=' gives the same values as a full parse"
+    static let descriptor = CheckDescriptor(id: "challenge.naive-split", group: .challenge, level: .must, source: .appToApp("the WWW-Authenticate example: comma-separated, quoted values"),
+        summary: "The Bearer line read by stripping 'Bearer' and splitting on ',' and '=' gives the same values as a full parse")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let values = try await session.challengeHeaderValues().orSkip()

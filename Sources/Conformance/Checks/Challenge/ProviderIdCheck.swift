@@ -2,11 +2,8 @@ import SignInProtocol
 
 /// `providerId` is the id Office registered for the host; the docs allow letters and digits.
 struct ProviderIdCheck: ConformanceCheck {
-    static let id = "challenge.provider-id"
-    static let group = CheckGroup.challenge
-    static let level = CheckLevel.must
-    static let source = SourceCitation.appToApp("providerId")
-    static let summary = "providerId is present and made of letters and digits ('_' is a warning: the docs' own examples use it)"
+    static let descriptor = CheckDescriptor(id: "challenge.provider-id", group: .challenge, level: .must, source: .appToApp("providerId"),
+        summary: "providerId is present and made of letters and digits ('_' is a warning: the docs' own examples use it)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let bearer = try await session.bearerChallenge().orSkip()

@@ -2,11 +2,8 @@ import SignInProtocol
 
 /// The docs write every Office parameter as a quoted-string; clients written against them expect the quotes.
 struct QuotedValuesCheck: ConformanceCheck {
-    static let id = "challenge.quoted-values"
-    static let group = CheckGroup.challenge
-    static let level = CheckLevel.should
-    static let source = SourceCitation.appToApp("the WWW-Authenticate example")
-    static let summary = "authorization_uri, tokenIssuance_uri, providerId and UrlSchemes are sent as quoted-strings"
+    static let descriptor = CheckDescriptor(id: "challenge.quoted-values", group: .challenge, level: .should, source: .appToApp("the WWW-Authenticate example"),
+        summary: "authorization_uri, tokenIssuance_uri, providerId and UrlSchemes are sent as quoted-strings")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let values = try await session.challengeHeaderValues().orSkip()

@@ -1,11 +1,8 @@
 import SignInProtocol
 /// Office reads one Bearer challenge; two leave it to guess which endpoints are meant.
 struct SingleBearerCheck: ConformanceCheck {
-    static let id = "challenge.single-bearer"
-    static let group = CheckGroup.challenge
-    static let level = CheckLevel.must
-    static let source = SourceCitation.appToApp("Service-side changes: the WWW-Authenticate header")
-    static let summary = "The 401 carries exactly one Bearer challenge, with parameters (not a token68)"
+    static let descriptor = CheckDescriptor(id: "challenge.single-bearer", group: .challenge, level: .must, source: .appToApp("Service-side changes: the WWW-Authenticate header"),
+        summary: "The 401 carries exactly one Bearer challenge, with parameters (not a token68)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let challenges: [AuthenticationChallenge]

@@ -5,11 +5,8 @@ import SignInProtocol
 /// (Microsoft 365 for mobile, "Operational flows" and "Token Issuance URL requirements"): a name that resolves only to
 /// addresses the internet cannot reach is a host that works in a lab and fails for every user.
 struct TokenEndpointPublicCheck: ConformanceCheck {
-    static let id = "challenge.token-endpoint-public"
-    static let group = CheckGroup.challenge
-    static let level = CheckLevel.should
-    static let source = SourceCitation.mobile("Operational flows and Token Issuance URL requirements")
-    static let summary = "tokenIssuance_uri's host resolves to a public address Microsoft's cloud can reach (loopback passes only with --insecure-http-loopback)"
+    static let descriptor = CheckDescriptor(id: "challenge.token-endpoint-public", group: .challenge, level: .should, source: .mobile("Operational flows and Token Issuance URL requirements"),
+        summary: "tokenIssuance_uri's host resolves to a public address Microsoft's cloud can reach (loopback passes only with --insecure-http-loopback)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         // The challenge's own value, judged even when challenge.endpoints refused it for the flow.

@@ -3,11 +3,8 @@ import SignInProtocol
 /// `UrlSchemes` tells Office which partner app to open: percent-encoded JSON keyed by known platforms, Android
 /// entries as complete {minimumVersionCode, packageName, authActivity} triples.
 struct UrlSchemesCheck: ConformanceCheck {
-    static let id = "challenge.url-schemes"
-    static let group = CheckGroup.challenge
-    static let level = CheckLevel.must
-    static let source = SourceCitation.appToApp("UrlSchemes")
-    static let summary = "UrlSchemes, when present, is percent-encoded JSON with known platforms (iOS, Android, UWP) and complete Android triples (a plain Android scheme warns)"
+    static let descriptor = CheckDescriptor(id: "challenge.url-schemes", group: .challenge, level: .must, source: .appToApp("UrlSchemes"),
+        summary: "UrlSchemes, when present, is percent-encoded JSON with known platforms (iOS, Android, UWP) and complete Android triples (a plain Android scheme warns)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let bearer = try await session.bearerChallenge().orSkip()

@@ -1,11 +1,8 @@
 /// RFC 6749 §4.1.3: the server MUST "ensure that the authorization code was issued to the authenticated confidential
 /// client"; otherwise a code for one client (here the partner app's) is spent by another that has its own secret.
 struct CodeOtherClientCheck: ConformanceCheck {
-    static let id = "code.other-client"
-    static let group = CheckGroup.code
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(6749, "§4.1.3", "Access Token Request")
-    static let summary = "A code issued to the public client and redeemed by Office's confidential client (with its secret) is refused"
+    static let descriptor = CheckDescriptor(id: "code.other-client", group: .code, level: .must, source: .rfc(6749, "§4.1.3", "Access Token Request"),
+        summary: "A code issued to the public client and redeemed by Office's confidential client (with its secret) is refused")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.office != nil, let partner = session.options.publicClient else {

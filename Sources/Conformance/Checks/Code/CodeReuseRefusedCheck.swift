@@ -1,11 +1,8 @@
 /// RFC 6749 §4.1.2: "If an authorization code is used more than once, the authorization server MUST deny the
 /// request".
 struct CodeReuseRefusedCheck: ConformanceCheck {
-    static let id = "code.reuse-refused"
-    static let group = CheckGroup.code
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(6749, "§4.1.2", "Authorization Response")
-    static let summary = "A code redeemed a second time is refused with 400 invalid_grant"
+    static let descriptor = CheckDescriptor(id: "code.reuse-refused", group: .code, level: .must, source: .rfc(6749, "§4.1.2", "Authorization Response"),
+        summary: "A code redeemed a second time is refused with 400 invalid_grant")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let reuse = try await CodeReuse.run(in: session).orSkip()

@@ -1,11 +1,8 @@
 /// RFC 6749 §4.1.2: on a reused code the server "SHOULD revoke (when possible) all tokens previously issued based on
 /// that authorization code".
 struct CodeReuseRevokesCheck: ConformanceCheck {
-    static let id = "code.reuse-revokes"
-    static let group = CheckGroup.code
-    static let level = CheckLevel.should
-    static let source = SourceCitation.rfc(6749, "§4.1.2", "Authorization Response")
-    static let summary = "After a code is reused, the access token of its first redemption is refused by the bootstrapper"
+    static let descriptor = CheckDescriptor(id: "code.reuse-revokes", group: .code, level: .should, source: .rfc(6749, "§4.1.2", "Authorization Response"),
+        summary: "After a code is reused, the access token of its first redemption is refused by the bootstrapper")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let reuse = try await CodeReuse.run(in: session).orSkip()

@@ -1,11 +1,8 @@
 /// RFC 9449 §7.1 and §7.2: a DPoP-bound token is only good with a proof of its key; sent as a plain `Bearer` token it
 /// is refused, or a stolen bound token would work as an unbound one.
 struct DPoPBearerDowngradeCheck: ConformanceCheck {
-    static let id = "dpop.bound-as-bearer"
-    static let group = CheckGroup.dpop
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9449, "§7.2", "Compatibility with the Bearer Authentication Scheme")
-    static let summary = "The DPoP-bound access token sent to userinfo as Authorization: Bearer, without a proof, is refused with 401"
+    static let descriptor = CheckDescriptor(id: "dpop.bound-as-bearer", group: .dpop, level: .must, source: .rfc(9449, "§7.2", "Compatibility with the Bearer Authentication Scheme"),
+        summary: "The DPoP-bound access token sent to userinfo as Authorization: Bearer, without a proof, is refused with 401")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try await DPoPSupport.advertised(in: session)

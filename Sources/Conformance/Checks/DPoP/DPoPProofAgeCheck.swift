@@ -3,11 +3,8 @@ import Foundation
 /// RFC 9449 §4.3 item 11: the proof was made within an acceptable window, judged by `iat` or by the server's nonce;
 /// §11.1: without it a proof captured once could be used for as long as the key lives.
 struct DPoPProofAgeCheck: ConformanceCheck {
-    static let id = "dpop.proof-iat"
-    static let group = CheckGroup.dpop
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9449, "§4.3", "Checking DPoP Proofs")
-    static let summary = "A token request with a proof issued an hour ago is refused with invalid_dpop_proof (unless a fresh server nonce vouches for it)"
+    static let descriptor = CheckDescriptor(id: "dpop.proof-iat", group: .dpop, level: .must, source: .rfc(9449, "§4.3", "Checking DPoP Proofs"),
+        summary: "A token request with a proof issued an hour ago is refused with invalid_dpop_proof (unless a fresh server nonce vouches for it)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try await DPoPSupport.advertised(in: session)

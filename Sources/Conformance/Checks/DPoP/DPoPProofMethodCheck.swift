@@ -1,10 +1,7 @@
 /// RFC 9449 §4.3 item 8: `htm` matches the request's method, so a proof made for one request cannot serve another.
 struct DPoPProofMethodCheck: ConformanceCheck {
-    static let id = "dpop.proof-htm"
-    static let group = CheckGroup.dpop
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9449, "§4.3", "Checking DPoP Proofs")
-    static let summary = "A token request (POST) with a proof made for GET is refused with invalid_dpop_proof"
+    static let descriptor = CheckDescriptor(id: "dpop.proof-htm", group: .dpop, level: .must, source: .rfc(9449, "§4.3", "Checking DPoP Proofs"),
+        summary: "A token request (POST) with a proof made for GET is refused with invalid_dpop_proof")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try await DPoPSupport.advertised(in: session)

@@ -1,10 +1,7 @@
 /// RFC 9449 §4.3 item 7: jwk holds no private key; otherwise the proof proves nothing about the key the token would be bound to.
 struct DPoPProofPrivateKeyCheck: ConformanceCheck {
-    static let id = "dpop.proof-private-key"
-    static let group = CheckGroup.dpop
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9449, "§4.3", "Checking DPoP Proofs")
-    static let summary = "A code redeemed with a proof whose jwk carries the private key is refused with invalid_dpop_proof"
+    static let descriptor = CheckDescriptor(id: "dpop.proof-private-key", group: .dpop, level: .must, source: .rfc(9449, "§4.3", "Checking DPoP Proofs"),
+        summary: "A code redeemed with a proof whose jwk carries the private key is refused with invalid_dpop_proof")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try await DPoPSupport.advertised(in: session)

@@ -1,11 +1,8 @@
 /// RFC 9449 §11.1: the server remembers each proof's `jti` for as long as it would accept the proof, and refuses it
 /// a second time; otherwise a proof captured in transit buys tokens again.
 struct DPoPProofReplayCheck: ConformanceCheck {
-    static let id = "dpop.proof-replay"
-    static let group = CheckGroup.dpop
-    static let level = CheckLevel.should
-    static let source = SourceCitation.rfc(9449, "§11.1", "DPoP Proof Replay")
-    static let summary = "A proof that was accepted once, sent again with another code, is refused"
+    static let descriptor = CheckDescriptor(id: "dpop.proof-replay", group: .dpop, level: .should, source: .rfc(9449, "§11.1", "DPoP Proof Replay"),
+        summary: "A proof that was accepted once, sent again with another code, is refused")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try await DPoPSupport.advertised(in: session)

@@ -1,11 +1,8 @@
 /// RFC 9449 §4.3 item 9: `htu` matches the request's URI (without query and fragment), so a proof captured at one
 /// endpoint cannot be spent at another.
 struct DPoPProofURICheck: ConformanceCheck {
-    static let id = "dpop.proof-htu"
-    static let group = CheckGroup.dpop
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9449, "§4.3", "Checking DPoP Proofs")
-    static let summary = "A token request with a proof made for another URI of the same host is refused with invalid_dpop_proof"
+    static let descriptor = CheckDescriptor(id: "dpop.proof-htu", group: .dpop, level: .must, source: .rfc(9449, "§4.3", "Checking DPoP Proofs"),
+        summary: "A token request with a proof made for another URI of the same host is refused with invalid_dpop_proof")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try await DPoPSupport.advertised(in: session)

@@ -1,11 +1,8 @@
 /// RFC 9449 §5: a refresh token issued to a public client with a proof is bound to the proof's key, and the binding
 /// is checked at each refresh; a public client has no secret, so the key is all that stops a stolen refresh token.
 struct DPoPRefreshBindingCheck: ConformanceCheck {
-    static let id = "dpop.public-refresh-bound"
-    static let group = CheckGroup.dpop
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9449, "§5", "DPoP Access Token Request")
-    static let summary = "The public client's DPoP refresh token is refused with another key's proof and without a proof, and works with its own key"
+    static let descriptor = CheckDescriptor(id: "dpop.public-refresh-bound", group: .dpop, level: .must, source: .rfc(9449, "§5", "DPoP Access Token Request"),
+        summary: "The public client's DPoP refresh token is refused with another key's proof and without a proof, and works with its own key")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try await DPoPSupport.advertised(in: session)

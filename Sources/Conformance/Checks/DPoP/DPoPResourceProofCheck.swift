@@ -1,11 +1,8 @@
 /// RFC 9449 §7.1 and §4.3 item 12: a resource accepts a DPoP-bound token only with a proof by the bound key whose
 /// `ath` is the token's hash, and answers a bad proof with 401 and the `DPoP` challenge (§7.1).
 struct DPoPResourceProofCheck: ConformanceCheck {
-    static let id = "dpop.resource-proof"
-    static let group = CheckGroup.dpop
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9449, "§7.1", "The DPoP Authentication Scheme")
-    static let summary = "userinfo answers the bound token with its key's proof and ath; without ath or with another key's proof it answers 401 with a DPoP challenge"
+    static let descriptor = CheckDescriptor(id: "dpop.resource-proof", group: .dpop, level: .must, source: .rfc(9449, "§7.1", "The DPoP Authentication Scheme"),
+        summary: "userinfo answers the bound token with its key's proof and ath; without ath or with another key's proof it answers 401 with a DPoP challenge")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try await DPoPSupport.advertised(in: session)

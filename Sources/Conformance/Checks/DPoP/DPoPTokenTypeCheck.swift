@@ -3,11 +3,8 @@ import SignInProtocol
 /// RFC 9449 §5: a token bound to the proof's key is issued with `token_type` `DPoP`, so the client knows to prove
 /// possession with it; §6.1: a JWT access token names the key in `cnf.jkt`.
 struct DPoPTokenTypeCheck: ConformanceCheck {
-    static let id = "dpop.token-type"
-    static let group = CheckGroup.dpop
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9449, "§5", "DPoP Access Token Request")
-    static let summary = "A code redeemed with a valid proof gets token_type DPoP (and a JWT access token's cnf.jkt is the proof key's thumbprint)"
+    static let descriptor = CheckDescriptor(id: "dpop.token-type", group: .dpop, level: .must, source: .rfc(9449, "§5", "DPoP Access Token Request"),
+        summary: "A code redeemed with a valid proof gets token_type DPoP (and a JWT access token's cnf.jkt is the proof key's thumbprint)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try await DPoPSupport.advertised(in: session)

@@ -3,11 +3,8 @@ import SignInProtocol
 /// CheckEcosystem at the bootstrap's `EcosystemUrl` answers JSON with `SupportsContainers: true`: Office for iOS and
 /// Android needs the ecosystem and containers, and the WOPI validator's `ecosystem.CheckEcosystem` requires it.
 struct CheckEcosystemCheck: ConformanceCheck {
-    static let id = "ecosystem.check-ecosystem"
-    static let group = CheckGroup.ecosystem
-    static let level = CheckLevel.must
-    static let source = SourceCitation.wopiValidator("Ecosystem group, ecosystem.CheckEcosystem")
-    static let summary = "GET EcosystemUrl (CheckEcosystem) answers 200 JSON with SupportsContainers true"
+    static let descriptor = CheckDescriptor(id: "ecosystem.check-ecosystem", group: .ecosystem, level: .must, source: .wopiValidator("Ecosystem group, ecosystem.CheckEcosystem"),
+        summary: "GET EcosystemUrl (CheckEcosystem) answers 200 JSON with SupportsContainers true")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let answer = try await session.servedEcosystem().answer

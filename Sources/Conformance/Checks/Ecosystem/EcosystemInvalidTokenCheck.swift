@@ -3,11 +3,8 @@ import SignInProtocol
 /// The ecosystem refuses a token it never handed out with 401 or 404, as the WOPI validator's
 /// `ecosystem.GetRootContainerInvalidAccessToken` asks; CheckEcosystem is held to the same rule.
 struct EcosystemInvalidTokenCheck: ConformanceCheck {
-    static let id = "ecosystem.invalid-token"
-    static let group = CheckGroup.ecosystem
-    static let level = CheckLevel.must
-    static let source = SourceCitation.wopiValidator("Ecosystem group, ecosystem.GetRootContainerInvalidAccessToken")
-    static let summary = "CheckEcosystem and GetRootContainer with an altered access_token answer 401 or 404"
+    static let descriptor = CheckDescriptor(id: "ecosystem.invalid-token", group: .ecosystem, level: .must, source: .wopiValidator("Ecosystem group, ecosystem.GetRootContainerInvalidAccessToken"),
+        summary: "CheckEcosystem and GetRootContainer with an altered access_token answer 401 or 404")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let ecosystem = try await session.servedEcosystem()

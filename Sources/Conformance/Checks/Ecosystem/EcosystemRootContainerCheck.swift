@@ -3,13 +3,10 @@ import SignInProtocol
 /// GetRootContainer (ecosystem) answers `ContainerPointer` with a `Name` and an absolute `Url` that carries an
 /// access token, which Office follows to browse the host's files.
 struct EcosystemRootContainerCheck: ConformanceCheck {
-    static let id = "ecosystem.root-container"
-    static let group = CheckGroup.ecosystem
-    static let level = CheckLevel.must
-    static let source = SourceCitation(
-        title: "Microsoft WOPI docs, GetRootContainer (ecosystem): ContainerPointer",
-        url: "https://learn.microsoft.com/microsoft-365/cloud-storage-partner-program/rest/ecosystem/getrootcontainer")
-    static let summary = "GET <EcosystemUrl path>/root_container_pointer answers ContainerPointer with Name and an absolute Url with access_token"
+    static let descriptor = CheckDescriptor(id: "ecosystem.root-container", group: .ecosystem, level: .must, source: SourceCitation(
+            title: "Microsoft WOPI docs, GetRootContainer (ecosystem): ContainerPointer",
+            url: "https://learn.microsoft.com/microsoft-365/cloud-storage-partner-program/rest/ecosystem/getrootcontainer"),
+        summary: "GET <EcosystemUrl path>/root_container_pointer answers ContainerPointer with Name and an absolute Url with access_token")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let ecosystem = try await session.servedEcosystem()

@@ -3,11 +3,8 @@ import SignInProtocol
 /// RFC 6749 §5.2 (and §4.1.2.1): `error` and `error_description` "MUST NOT include characters outside the set
 /// %x20-21 / %x23-5B / %x5D-7E": no non-ASCII, no `"`, no `\`, no control characters.
 struct ErrorCharsetCheck: ConformanceCheck {
-    static let id = "errors.description-charset"
-    static let group = CheckGroup.errors
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(6749, "§5.2", "Error Response")
-    static let summary = "Every error and error_description of the run is within %x20-21 / %x23-5B / %x5D-7E"
+    static let descriptor = CheckDescriptor(id: "errors.description-charset", group: .errors, level: .must, source: .rfc(6749, "§5.2", "Error Response"),
+        summary: "Every error and error_description of the run is within %x20-21 / %x23-5B / %x5D-7E")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let errors = try await ErrorSample.collect(in: session)

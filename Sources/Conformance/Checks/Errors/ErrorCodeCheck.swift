@@ -3,11 +3,8 @@ import SignInProtocol
 /// RFC 6749 §5.2 and §4.1.2.1: `error` is one of the listed codes or an extension registered with IANA (§8.5), so a
 /// client can act on it; a private code is something no client knows.
 struct ErrorCodeCheck: ConformanceCheck {
-    static let id = "errors.registered-code"
-    static let group = CheckGroup.errors
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(6749, "§5.2", "Error Response")
-    static let summary = "Every OAuth error of the run (token, authorization, resource) uses a code from the RFCs or the IANA registry"
+    static let descriptor = CheckDescriptor(id: "errors.registered-code", group: .errors, level: .must, source: .rfc(6749, "§5.2", "Error Response"),
+        summary: "Every OAuth error of the run (token, authorization, resource) uses a code from the RFCs or the IANA registry")
 
     /// Registered beyond RFC 6749/6750 (IANA "OAuth Extensions Error Registry"): OpenID Connect Core §3.1.2.6, RFC 8628
     /// §3.5, RFC 9449 §12.2, RFC 8693 §2.2.2, RFC 8707 §2; and the codes defined by drafts a host may advertise:

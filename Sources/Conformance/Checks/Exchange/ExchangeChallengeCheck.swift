@@ -1,11 +1,8 @@
 /// RFC 6750 §3: `/oauth/exchange` is a protected resource (it acts on the caller's access token), so a request
 /// without one gets `401` with a Bearer challenge, as the rest of the host's resources do.
 struct ExchangeChallengeCheck: ConformanceCheck {
-    static let id = "exchange.challenge"
-    static let group = CheckGroup.exchange
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(6750, "§3", "The WWW-Authenticate Response Header Field")
-    static let summary = "POST /oauth/exchange without an access token answers 401 with a Bearer challenge (skipped when the host has no /oauth/exchange)"
+    static let descriptor = CheckDescriptor(id: "exchange.challenge", group: .exchange, level: .must, source: .rfc(6750, "§3", "The WWW-Authenticate Response Header Field"),
+        summary: "POST /oauth/exchange without an access token answers 401 with a Bearer challenge (skipped when the host has no /oauth/exchange)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = session.options.exchangeTarget?.id ?? "conform-target"

@@ -1,11 +1,8 @@
 /// RFC 6749 §4.1.2: an exchange code of `type=code` is an authorization code of the target client, so the host
 /// "MUST deny" its second redemption; the answer also says how long it lives (`expires_in`).
 struct ExchangeSingleUseCheck: ConformanceCheck {
-    static let id = "exchange.single-use"
-    static let group = CheckGroup.exchange
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(6749, "§4.1.2", "Authorization Response")
-    static let summary = "An exchange code made from the public client's token is redeemed once by the target client and refused the second time"
+    static let descriptor = CheckDescriptor(id: "exchange.single-use", group: .exchange, level: .must, source: .rfc(6749, "§4.1.2", "Authorization Response"),
+        summary: "An exchange code made from the public client's token is redeemed once by the target client and refused the second time")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try session.options.required(.exchangeTarget)

@@ -1,11 +1,8 @@
 /// Draft §5.2.1: enough information answers 200 with `authorization_code`, which the token endpoint redeems with the
 /// request's PKCE verifier and no `redirect_uri` (draft §6).
 struct FirstPartyCodeCheck: ConformanceCheck {
-    static let id = "firstparty.code"
-    static let group = CheckGroup.firstparty
-    static let level = CheckLevel.must
-    static let source = FirstPartyApp.draft("§5.2.1", "Authorization Code Response")
-    static let summary = "A challenge request with the user's password answers 200 authorization_code, redeemed at the token endpoint"
+    static let descriptor = CheckDescriptor(id: "firstparty.code", group: .firstparty, level: .must, source: FirstPartyApp.draft("§5.2.1", "Authorization Code Response"),
+        summary: "A challenge request with the user's password answers 200 authorization_code, redeemed at the token endpoint")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await FirstPartyApp.target(in: session)

@@ -3,11 +3,8 @@ import SignInProtocol
 /// Draft §5.2.2.1: an `auth_session` the server did not issue (or no longer honours) is `invalid_session`, even
 /// when the rest of the request would sign the user in.
 struct FirstPartyInvalidSessionCheck: ConformanceCheck {
-    static let id = "firstparty.invalid-session"
-    static let group = CheckGroup.firstparty
-    static let level = CheckLevel.must
-    static let source = FirstPartyApp.draft("§5.2.2.1", "Error Codes")
-    static let summary = "An auth_session the host never issued is refused with invalid_session, not ignored"
+    static let descriptor = CheckDescriptor(id: "firstparty.invalid-session", group: .firstparty, level: .must, source: FirstPartyApp.draft("§5.2.2.1", "Error Codes"),
+        summary: "An auth_session the host never issued is refused with invalid_session, not ignored")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await FirstPartyApp.target(in: session)

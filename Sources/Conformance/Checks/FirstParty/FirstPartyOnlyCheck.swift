@@ -4,11 +4,8 @@ import SignInProtocol
 /// third-party client (the partner app's, or the app-to-app merchant's when the partner app is the first-party
 /// client) with the user's correct password gets an error, never a code.
 struct FirstPartyOnlyCheck: ConformanceCheck {
-    static let id = "firstparty.third-party-refused"
-    static let group = CheckGroup.firstparty
-    static let level = CheckLevel.must
-    static let source = FirstPartyApp.draft("§5", "Authorization Initiation")
-    static let summary = "The partner app's third-party client gets an error at the challenge endpoint, even with the right password"
+    static let descriptor = CheckDescriptor(id: "firstparty.third-party-refused", group: .firstparty, level: .must, source: FirstPartyApp.draft("§5", "Authorization Initiation"),
+        summary: "The partner app's third-party client gets an error at the challenge endpoint, even with the right password")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         var target = try await FirstPartyApp.target(in: session)

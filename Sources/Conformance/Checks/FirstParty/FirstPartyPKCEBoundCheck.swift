@@ -3,11 +3,8 @@ import SignInProtocol
 /// RFC 7636 §4.6, which draft §5.1 brings to the challenge endpoint: the code is bound to the request's
 /// `code_challenge`, so another verifier is refused with `invalid_grant`.
 struct FirstPartyPKCEBoundCheck: ConformanceCheck {
-    static let id = "firstparty.pkce-bound"
-    static let group = CheckGroup.firstparty
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(7636, "§4.6", "Server Verifies code_verifier")
-    static let summary = "A code from the challenge endpoint redeemed with another code_verifier is refused (400 invalid_grant)"
+    static let descriptor = CheckDescriptor(id: "firstparty.pkce-bound", group: .firstparty, level: .must, source: .rfc(7636, "§4.6", "Server Verifies code_verifier"),
+        summary: "A code from the challenge endpoint redeemed with another code_verifier is refused (400 invalid_grant)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await FirstPartyApp.target(in: session)

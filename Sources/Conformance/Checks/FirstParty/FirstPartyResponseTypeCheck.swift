@@ -3,11 +3,8 @@ import SignInProtocol
 /// Draft §5.1: `response_type` is REQUIRED and MUST be `code` (RFC 6749 §3.1.1); a request without it gets
 /// `invalid_request`, never a code.
 struct FirstPartyResponseTypeCheck: ConformanceCheck {
-    static let id = "firstparty.response-type"
-    static let group = CheckGroup.firstparty
-    static let level = CheckLevel.must
-    static let source = FirstPartyApp.draft("§5.1", "Authorization Challenge Request")
-    static let summary = "A challenge request without response_type=code is refused with invalid_request"
+    static let descriptor = CheckDescriptor(id: "firstparty.response-type", group: .firstparty, level: .must, source: FirstPartyApp.draft("§5.1", "Authorization Challenge Request"),
+        summary: "A challenge request without response_type=code is refused with invalid_request")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await FirstPartyApp.target(in: session)

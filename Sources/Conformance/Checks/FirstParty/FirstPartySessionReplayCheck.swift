@@ -3,11 +3,8 @@ import SignInProtocol
 /// Draft §5.3.1: an `auth_session` associates a client's steps like a cookie, and each answer may carry
 /// a new one; one whose step already led to a code SHOULD not lead to a second (a stolen value replayed).
 struct FirstPartySessionReplayCheck: ConformanceCheck {
-    static let id = "firstparty.session-replay"
-    static let group = CheckGroup.firstparty
-    static let level = CheckLevel.should
-    static let source = FirstPartyApp.draft("§5.3.1", "Auth Session")
-    static let summary = "An auth_session that already led to a code gives no second code"
+    static let descriptor = CheckDescriptor(id: "firstparty.session-replay", group: .firstparty, level: .should, source: FirstPartyApp.draft("§5.3.1", "Auth Session"),
+        summary: "An auth_session that already led to a code gives no second code")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await FirstPartyApp.target(in: session)

@@ -7,13 +7,10 @@ import ManifestLint
 /// Android (a `handle_all_urls` statement whose dynamic rules do not exclude the path). The files are read as the
 /// platforms read them (one GET, no redirect) and judged by the rules `signin-bridge lint` applies to them.
 struct AssociationFilesCheck: ConformanceCheck {
-    static let id = "links.association-files"
-    static let group = CheckGroup.links
-    static let level = CheckLevel.must
-    static let source = SourceCitation(
-        title: "Apple, Supporting associated domains",
-        url: "https://developer.apple.com/documentation/xcode/supporting-associated-domains")
-    static let summary = "The host of each --app-link serves apple-app-site-association and assetlinks.json (200, no redirect) that open that https callback in the app (skipped without --app-link)"
+    static let descriptor = CheckDescriptor(id: "links.association-files", group: .links, level: .must, source: SourceCitation(
+            title: "Apple, Supporting associated domains",
+            url: "https://developer.apple.com/documentation/xcode/supporting-associated-domains"),
+        summary: "The host of each --app-link serves apple-app-site-association and assetlinks.json (200, no redirect) that open that https callback in the app (skipped without --app-link)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let links = session.options.appLinks

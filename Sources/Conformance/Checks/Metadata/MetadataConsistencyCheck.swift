@@ -3,11 +3,8 @@ import SignInProtocol
 /// RFC 8414 §3.3: the metadata's `issuer` is the URL it was fetched for; its endpoints must be the ones the challenge
 /// sends Office to, or clients that read both disagree.
 struct MetadataConsistencyCheck: ConformanceCheck {
-    static let id = "metadata.consistent"
-    static let group = CheckGroup.metadata
-    static let level = CheckLevel.should
-    static let source = SourceCitation.rfc(8414, "§3.3", "Authorization Server Metadata Validation")
-    static let summary = "/.well-known/oauth-authorization-server, when published, names the challenge's authorization and token endpoints"
+    static let descriptor = CheckDescriptor(id: "metadata.consistent", group: .metadata, level: .should, source: .rfc(8414, "§3.3", "Authorization Server Metadata Validation"),
+        summary: "/.well-known/oauth-authorization-server, when published, names the challenge's authorization and token endpoints")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let endpoints = try await session.endpoints().orSkip()

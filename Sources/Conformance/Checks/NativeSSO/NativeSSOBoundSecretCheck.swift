@@ -1,11 +1,8 @@
 /// Draft 07 §4.1: the ID token's `ds_hash` binds it to its `device_secret`; the first sign-in's ID token with
 /// another sign-in's (live) device secret gets an error and no tokens.
 struct NativeSSOBoundSecretCheck: ConformanceCheck {
-    static let id = "nativesso.bound-secret"
-    static let group = CheckGroup.nativesso
-    static let level = CheckLevel.must
-    static let source = NativeSSO.spec("§4.1", "Token Exchange Request")
-    static let summary = "An ID token exchanged with another sign-in's device_secret is refused with 400"
+    static let descriptor = CheckDescriptor(id: "nativesso.bound-secret", group: .nativesso, level: .must, source: NativeSSO.spec("§4.1", "Token Exchange Request"),
+        summary: "An ID token exchanged with another sign-in's device_secret is refused with 400")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let (idToken, _) = try await NativeSSO.firstAppSignIn(in: session).pair()

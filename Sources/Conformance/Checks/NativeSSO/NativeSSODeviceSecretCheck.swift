@@ -1,11 +1,8 @@
 /// Draft 07 §3: with `device_sso` granted, the token response carries a `device_secret`, and the ID token a
 /// `ds_hash` of it (the left half of its hash, as Core's `at_hash`) and the session's `sid`.
 struct NativeSSODeviceSecretCheck: ConformanceCheck {
-    static let id = "nativesso.device-secret"
-    static let group = CheckGroup.nativesso
-    static let level = CheckLevel.must
-    static let source = NativeSSO.spec("§3", "Native SSO Authorization Request and Response")
-    static let summary = "A sign-in with scope openid device_sso returns a device_secret, and an ID token with its ds_hash and a sid"
+    static let descriptor = CheckDescriptor(id: "nativesso.device-secret", group: .nativesso, level: .must, source: NativeSSO.spec("§3", "Native SSO Authorization Request and Response"),
+        summary: "A sign-in with scope openid device_sso returns a device_secret, and an ID token with its ds_hash and a sid")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let tokens = try await NativeSSO.firstAppSignIn(in: session)

@@ -1,11 +1,8 @@
 /// Draft 07 §4: the second app of the same vendor exchanges the first app's ID token and `device_secret` for its
 /// own tokens, without the user signing in again.
 struct NativeSSOExchangeCheck: ConformanceCheck {
-    static let id = "nativesso.exchange"
-    static let group = CheckGroup.nativesso
-    static let level = CheckLevel.must
-    static let source = NativeSSO.spec("§4", "Token Exchange Profile for Native SSO")
-    static let summary = "The second app's token exchange (ID token as subject, device_secret as actor) answers 200 with an access token"
+    static let descriptor = CheckDescriptor(id: "nativesso.exchange", group: .nativesso, level: .must, source: NativeSSO.spec("§4", "Token Exchange Profile for Native SSO"),
+        summary: "The second app's token exchange (ID token as subject, device_secret as actor) answers 200 with an access token")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let (idToken, deviceSecret) = try await NativeSSO.firstAppSignIn(in: session).pair()

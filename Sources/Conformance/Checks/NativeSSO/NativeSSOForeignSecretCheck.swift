@@ -3,11 +3,8 @@ import SignInProtocol
 /// Draft 07 §4.1: the server checks the `device_secret` it is given; a value it never issued gets an error and no
 /// tokens (RFC 8693 §2.2.2: `invalid_request` or `invalid_grant`).
 struct NativeSSOForeignSecretCheck: ConformanceCheck {
-    static let id = "nativesso.unknown-secret"
-    static let group = CheckGroup.nativesso
-    static let level = CheckLevel.must
-    static let source = NativeSSO.spec("§4.1", "Token Exchange Request")
-    static let summary = "A token exchange with a device_secret the host never issued is refused with 400"
+    static let descriptor = CheckDescriptor(id: "nativesso.unknown-secret", group: .nativesso, level: .must, source: NativeSSO.spec("§4.1", "Token Exchange Request"),
+        summary: "A token exchange with a device_secret the host never issued is refused with 400")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let (idToken, _) = try await NativeSSO.firstAppSignIn(in: session).pair()

@@ -3,11 +3,8 @@ import SignInProtocol
 /// OpenID Connect Discovery 1.0 §3: the REQUIRED provider metadata, RS256 among the ID token algorithms (the one
 /// every relying party can verify), and §4.3: `issuer` identical to the URL discovery was read for.
 struct DiscoveryRequiredCheck: ConformanceCheck {
-    static let id = "openid.discovery"
-    static let group = CheckGroup.openid
-    static let level = CheckLevel.must
-    static let source = SourceCitation.openID("discovery", "§3 (Provider Metadata)", anchor: "ProviderMetadata")
-    static let summary = "openid-configuration has issuer, authorization_endpoint, token_endpoint, jwks_uri, response_types_supported, subject_types_supported and RS256 in id_token_signing_alg_values_supported"
+    static let descriptor = CheckDescriptor(id: "openid.discovery", group: .openid, level: .must, source: .openID("discovery", "§3 (Provider Metadata)", anchor: "ProviderMetadata"),
+        summary: "openid-configuration has issuer, authorization_endpoint, token_endpoint, jwks_uri, response_types_supported, subject_types_supported and RS256 in id_token_signing_alg_values_supported")
 
     static let required = [
         "issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "response_types_supported",

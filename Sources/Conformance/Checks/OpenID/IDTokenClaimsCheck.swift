@@ -5,11 +5,8 @@ import SignInProtocol
 /// contains its client id (with `azp` when there are several), `exp` is in the future, `iat` is present, `nonce` is
 /// the one sent; §3.1.3.8: `at_hash`, when present, matches the access token.
 struct IDTokenClaimsCheck: ConformanceCheck {
-    static let id = "openid.id-token"
-    static let group = CheckGroup.openid
-    static let level = CheckLevel.must
-    static let source = SourceCitation.openID("core", "§3.1.3.7 (ID Token Validation)", anchor: "IDTokenValidation")
-    static let summary = "The public client's openid sign-in returns an id_token with the right iss, aud, azp, exp, iat, nonce, sub and at_hash"
+    static let descriptor = CheckDescriptor(id: "openid.id-token", group: .openid, level: .must, source: .openID("core", "§3.1.3.7 (ID Token Validation)", anchor: "IDTokenValidation"),
+        summary: "The public client's openid sign-in returns an id_token with the right iss, aud, azp, exp, iat, nonce, sub and at_hash")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let metadata = try await OpenIDSignIn.discovery(in: session)

@@ -1,11 +1,8 @@
 /// OpenID Connect Core 1.0 §5.7: `sub` with `iss` is the only stable identifier of the user; two sign-ins of the
 /// same user must give the same `sub`, or every relying party creates a new account each time.
 struct StableSubjectCheck: ConformanceCheck {
-    static let id = "openid.stable-sub"
-    static let group = CheckGroup.openid
-    static let level = CheckLevel.must
-    static let source = SourceCitation.openID("core", "§5.7 (Claim Stability and Uniqueness)", anchor: "ClaimStability")
-    static let summary = "Two openid sign-ins of the same user give ID tokens with the same sub"
+    static let descriptor = CheckDescriptor(id: "openid.stable-sub", group: .openid, level: .must, source: .openID("core", "§5.7 (Claim Stability and Uniqueness)", anchor: "ClaimStability"),
+        summary: "Two openid sign-ins of the same user give ID tokens with the same sub")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try await OpenIDSignIn.discovery(in: session)

@@ -1,11 +1,8 @@
 /// OpenID Connect Core 1.0 §5.3.3: userinfo's errors are RFC 6750 §3 bearer challenges; §5.3.2: with the access
 /// token it answers the user's claims, whose `sub` MUST be the ID token's (or a token swap goes unnoticed).
 struct UserInfoCheck: ConformanceCheck {
-    static let id = "openid.userinfo"
-    static let group = CheckGroup.openid
-    static let level = CheckLevel.must
-    static let source = SourceCitation.openID("core", "§5.3 (UserInfo Endpoint)", anchor: "UserInfo")
-    static let summary = "userinfo without a token answers 401 with a Bearer challenge; with the openid access token, the ID token's sub"
+    static let descriptor = CheckDescriptor(id: "openid.userinfo", group: .openid, level: .must, source: .openID("core", "§5.3 (UserInfo Endpoint)", anchor: "UserInfo"),
+        summary: "userinfo without a token answers 401 with a Bearer challenge; with the openid access token, the ID token's sub")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let metadata = try await OpenIDSignIn.discovery(in: session)

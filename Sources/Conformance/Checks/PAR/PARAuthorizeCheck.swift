@@ -1,11 +1,8 @@
 /// RFC 9126 §4: the client sends only `client_id` and the `request_uri`; the server signs the user in for the pushed
 /// request and answers at its redirect URI with a code the client redeems as usual.
 struct PARAuthorizeCheck: ConformanceCheck {
-    static let id = "par.authorize"
-    static let group = CheckGroup.par
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9126, "§4", "Authorization Request")
-    static let summary = "Authorize with client_id and the pushed request_uri signs in, redirects with a code and the pushed state, and the code redeems"
+    static let descriptor = CheckDescriptor(id: "par.authorize", group: .par, level: .must, source: .rfc(9126, "§4", "Authorization Request"),
+        summary: "Authorize with client_id and the pushed request_uri signs in, redirects with a code and the pushed state, and the code redeems")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await PushedAuthorization.target(in: session)

@@ -1,11 +1,8 @@
 /// RFC 9126 §2: the PAR endpoint authenticates a confidential client as the token endpoint does (RFC 6749 §2.3);
 /// otherwise anyone could push requests in the client's name.
 struct PARClientAuthenticationCheck: ConformanceCheck {
-    static let id = "par.client-authentication"
-    static let group = CheckGroup.par
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9126, "§2", "Pushed Authorization Request Endpoint")
-    static let summary = "A push for Office's confidential client without its secret is refused with invalid_client"
+    static let descriptor = CheckDescriptor(id: "par.client-authentication", group: .par, level: .must, source: .rfc(9126, "§2", "Pushed Authorization Request Endpoint"),
+        summary: "A push for Office's confidential client without its secret is refused with invalid_client")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await PushedAuthorization.target(in: session)

@@ -1,11 +1,8 @@
 /// RFC 9126 §4 (the request is validated as any other, RFC 6749 §4.1.2.1): a `request_uri` is bound to the client
 /// that pushed it; used under another `client_id`, it gives no code.
 struct PAROtherClientCheck: ConformanceCheck {
-    static let id = "par.other-client"
-    static let group = CheckGroup.par
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9126, "§4", "Authorization Request")
-    static let summary = "Office's request_uri used with the partner app's client_id gives no code"
+    static let descriptor = CheckDescriptor(id: "par.other-client", group: .par, level: .must, source: .rfc(9126, "§4", "Authorization Request"),
+        summary: "Office's request_uri used with the partner app's client_id gives no code")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let partner = try session.options.required(.publicClient)

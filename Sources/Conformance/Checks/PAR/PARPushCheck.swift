@@ -2,11 +2,8 @@ import SignInProtocol
 
 /// RFC 9126 §2.2: a successful push answers 201 with a `request_uri` and its lifetime `expires_in` in seconds.
 struct PARPushCheck: ConformanceCheck {
-    static let id = "par.push"
-    static let group = CheckGroup.par
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9126, "§2.2", "Successful Response")
-    static let summary = "Office's authorization request pushed with its client credentials answers 201 with request_uri and a positive integer expires_in"
+    static let descriptor = CheckDescriptor(id: "par.push", group: .par, level: .must, source: .rfc(9126, "§2.2", "Successful Response"),
+        summary: "Office's authorization request pushed with its client credentials answers 201 with request_uri and a positive integer expires_in")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let pushed = try await PushedAuthorization.officePush(in: session).pushed

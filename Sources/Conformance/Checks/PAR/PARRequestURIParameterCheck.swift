@@ -1,11 +1,8 @@
 /// RFC 9126 §2.1: a push must not itself carry `request_uri`; a server that accepted one would let a request point
 /// at another client's pushed request.
 struct PARRequestURIParameterCheck: ConformanceCheck {
-    static let id = "par.no-request-uri"
-    static let group = CheckGroup.par
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9126, "§2.1", "Request")
-    static let summary = "A push that carries a request_uri parameter is refused with invalid_request"
+    static let descriptor = CheckDescriptor(id: "par.no-request-uri", group: .par, level: .must, source: .rfc(9126, "§2.1", "Request"),
+        summary: "A push that carries a request_uri parameter is refused with invalid_request")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await PushedAuthorization.target(in: session)

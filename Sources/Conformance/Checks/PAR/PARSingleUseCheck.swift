@@ -1,11 +1,8 @@
 /// RFC 9126 §4: a `request_uri` SHOULD be used once: it carries values (PKCE's challenge, the state) that belong to
 /// one authorization.
 struct PARSingleUseCheck: ConformanceCheck {
-    static let id = "par.single-use"
-    static let group = CheckGroup.par
-    static let level = CheckLevel.should
-    static let source = SourceCitation.rfc(9126, "§4", "Authorization Request")
-    static let summary = "A request_uri that already led to a code gives no second code"
+    static let descriptor = CheckDescriptor(id: "par.single-use", group: .par, level: .should, source: .rfc(9126, "§4", "Authorization Request"),
+        summary: "A request_uri that already led to a code gives no second code")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let target = try await PushedAuthorization.target(in: session)

@@ -1,11 +1,8 @@
 /// RFC 9126 §2.1 and §4: a pushed request is validated as any authorization request, at the push or at the latest
 /// when it is used; a pushed, unregistered redirect URI never receives a code.
 struct PARValidatedCheck: ConformanceCheck {
-    static let id = "par.validated"
-    static let group = CheckGroup.par
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9126, "§2.1", "Request")
-    static let summary = "A push naming an unregistered redirect_uri is refused, or its request_uri never redirects there"
+    static let descriptor = CheckDescriptor(id: "par.validated", group: .par, level: .must, source: .rfc(9126, "§2.1", "Request"),
+        summary: "A push naming an unregistered redirect_uri is refused, or its request_uri never redirects there")
 
     static let unregistered = "https://conform-attacker.invalid/callback"
 

@@ -3,11 +3,8 @@ import SignInProtocol
 /// RFC 7636 §4.6: the verifier is checked against the challenge stored with each code; a host that remembers a
 /// challenge as "already verified" lets a second code with the same challenge go without the verifier.
 struct PKCEChallengeReuseCheck: ConformanceCheck {
-    static let id = "pkce.challenge-reuse"
-    static let group = CheckGroup.pkce
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(7636, "§4.6", "Server Verifies code_verifier")
-    static let summary = "Two codes issued with the same challenge: after the first is redeemed, the second still needs the verifier"
+    static let descriptor = CheckDescriptor(id: "pkce.challenge-reuse", group: .pkce, level: .must, source: .rfc(7636, "§4.6", "Server Verifies code_verifier"),
+        summary: "Two codes issued with the same challenge: after the first is redeemed, the second still needs the verifier")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try session.options.required(.publicClient)

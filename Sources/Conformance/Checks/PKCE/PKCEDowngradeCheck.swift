@@ -3,11 +3,8 @@ import SignInProtocol
 /// RFC 9700 §4.8.2: a token request with `code_verifier` for a code issued without `code_challenge` MUST be refused;
 /// otherwise an attacker who stole a code strips the challenge from the victim's authorize request and redeems it.
 struct PKCEDowngradeCheck: ConformanceCheck {
-    static let id = "pkce.downgrade"
-    static let group = CheckGroup.pkce
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9700, "§4.8.2", "PKCE Downgrade Attack")
-    static let summary = "A code issued without code_challenge (Office's client) and redeemed with a code_verifier is refused"
+    static let descriptor = CheckDescriptor(id: "pkce.downgrade", group: .pkce, level: .must, source: .rfc(9700, "§4.8.2", "PKCE Downgrade Attack"),
+        summary: "A code issued without code_challenge (Office's client) and redeemed with a code_verifier is refused")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard session.options.office != nil else { return .skip("needs --client-id and --redirect-uri (a client that may omit PKCE)") }

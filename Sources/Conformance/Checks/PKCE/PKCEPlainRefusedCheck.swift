@@ -3,11 +3,8 @@ import SignInProtocol
 /// RFC 9700 §2.1.1: clients use S256, the method that keeps the verifier out of the authorization request; a host
 /// that advertises only S256 and still honours `plain` lets anyone who saw the request redeem the code.
 struct PKCEPlainRefusedCheck: ConformanceCheck {
-    static let id = "pkce.plain-refused"
-    static let group = CheckGroup.pkce
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9700, "§2.1.1", "Authorization Code Grant")
-    static let summary = "Where the metadata does not list plain, a code_challenge_method=plain request gets no code that redeems"
+    static let descriptor = CheckDescriptor(id: "pkce.plain-refused", group: .pkce, level: .must, source: .rfc(9700, "§2.1.1", "Authorization Code Grant"),
+        summary: "Where the metadata does not list plain, a code_challenge_method=plain request gets no code that redeems")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try session.options.required(.publicClient)

@@ -1,10 +1,7 @@
 /// RFC 9700 §2.1.1: public clients MUST use PKCE, and the server must refuse them a code without it.
 struct PKCERequiredCheck: ConformanceCheck {
-    static let id = "pkce.required"
-    static let group = CheckGroup.pkce
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9700, "§2.1.1", "Authorization Code Grant")
-    static let summary = "The public client's authorize request without code_challenge gets no code"
+    static let descriptor = CheckDescriptor(id: "pkce.required", group: .pkce, level: .must, source: .rfc(9700, "§2.1.1", "Authorization Code Grant"),
+        summary: "The public client's authorize request without code_challenge gets no code")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try session.options.required(.publicClient)

@@ -1,10 +1,7 @@
 /// RFC 7636 §4.5–4.6: the right verifier redeems the code; the baseline the other PKCE checks break.
 struct PKCEVerifiedCheck: ConformanceCheck {
-    static let id = "pkce.verified"
-    static let group = CheckGroup.pkce
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(7636, "§4.6", "Server Verifies code_verifier")
-    static let summary = "The public client's code with S256 is redeemed with the right code_verifier"
+    static let descriptor = CheckDescriptor(id: "pkce.verified", group: .pkce, level: .must, source: .rfc(7636, "§4.6", "Server Verifies code_verifier"),
+        summary: "The public client's code with S256 is redeemed with the right code_verifier")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try session.options.required(.publicClient)

@@ -1,10 +1,7 @@
 /// RFC 7636 §4.6: a code bound to a challenge is redeemed only with the verifier; without it the challenge binds nothing.
 struct PKCEVerifierRequiredCheck: ConformanceCheck {
-    static let id = "pkce.verifier-required"
-    static let group = CheckGroup.pkce
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(7636, "§4.6", "Server Verifies code_verifier")
-    static let summary = "The public client's code issued with code_challenge and redeemed without code_verifier is refused"
+    static let descriptor = CheckDescriptor(id: "pkce.verifier-required", group: .pkce, level: .must, source: .rfc(7636, "§4.6", "Server Verifies code_verifier"),
+        summary: "The public client's code issued with code_challenge and redeemed without code_verifier is refused")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try session.options.required(.publicClient)

@@ -3,11 +3,8 @@ import SignInProtocol
 /// RFC 7636 §4.1: a verifier is 43 to 128 characters of A-Z a-z 0-9 - . _ ~; a short one is guessable, so a host
 /// should refuse a verifier outside that syntax even when it hashes to the challenge.
 struct PKCEVerifierSyntaxCheck: ConformanceCheck {
-    static let id = "pkce.verifier-syntax"
-    static let group = CheckGroup.pkce
-    static let level = CheckLevel.should
-    static let source = SourceCitation.rfc(7636, "§4.1", "Client Creates a Code Verifier")
-    static let summary = "A code_verifier of 42 characters, or with a character outside the unreserved set, is refused even though it matches its S256 challenge"
+    static let descriptor = CheckDescriptor(id: "pkce.verifier-syntax", group: .pkce, level: .should, source: .rfc(7636, "§4.1", "Client Creates a Code Verifier"),
+        summary: "A code_verifier of 42 characters, or with a character outside the unreserved set, is refused even though it matches its S256 challenge")
 
     static let probes = [
         ("42 characters", String(repeating: "a", count: 42)),

@@ -2,11 +2,8 @@ import SignInProtocol
 
 /// RFC 7636 §4.6: a verifier that does not hash to the challenge is refused with invalid_grant.
 struct PKCEWrongVerifierCheck: ConformanceCheck {
-    static let id = "pkce.wrong-verifier"
-    static let group = CheckGroup.pkce
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(7636, "§4.6", "Server Verifies code_verifier")
-    static let summary = "The public client's code redeemed with another code_verifier is refused (400 invalid_grant)"
+    static let descriptor = CheckDescriptor(id: "pkce.wrong-verifier", group: .pkce, level: .must, source: .rfc(7636, "§4.6", "Server Verifies code_verifier"),
+        summary: "The public client's code redeemed with another code_verifier is refused (400 invalid_grant)")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try session.options.required(.publicClient)

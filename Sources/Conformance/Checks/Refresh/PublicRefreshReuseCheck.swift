@@ -1,11 +1,8 @@
 /// RFC 9700 §4.14.2: rotation protects a public client only with reuse detection: the replayed old token is refused
 /// and the family revoked, so whichever of user and thief refreshes second loses the session.
 struct PublicRefreshReuseCheck: ConformanceCheck {
-    static let id = "refresh.public-reuse-detection"
-    static let group = CheckGroup.refresh
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9700, "§4.14.2", "Refresh Token Protection: Recommendations")
-    static let summary = "The public client's rotated refresh token used again is refused (invalid_grant) and the newer one revoked"
+    static let descriptor = CheckDescriptor(id: "refresh.public-reuse-detection", group: .refresh, level: .must, source: .rfc(9700, "§4.14.2", "Refresh Token Protection: Recommendations"),
+        summary: "The public client's rotated refresh token used again is refused (invalid_grant) and the newer one revoked")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         _ = try session.options.required(.publicClient)

@@ -3,11 +3,8 @@ import Foundation
 /// RFC 6749 §5.1: "The authorization server MUST include the HTTP Cache-Control response header field with a value
 /// of no-store in any response containing tokens".
 struct NoStoreCheck: ConformanceCheck {
-    static let id = "token.no-store"
-    static let group = CheckGroup.token
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(6749, "§5.1", "Successful Response")
-    static let summary = "The token response has Cache-Control: no-store"
+    static let descriptor = CheckDescriptor(id: "token.no-store", group: .token, level: .must, source: .rfc(6749, "§5.1", "Successful Response"),
+        summary: "The token response has Cache-Control: no-store")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let exchange = try await session.officeTokens().orSkip()

@@ -4,11 +4,8 @@ import SignInProtocol
 /// `refresh_token` (Microsoft's token issuance docs). `expires_in` is a number; a string is read by lenient
 /// clients only.
 struct TokenResponseShapeCheck: ConformanceCheck {
-    static let id = "token.response-shape"
-    static let group = CheckGroup.token
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(6749, "§5.1", "Successful Response")
-    static let summary = "The code redemption answers 200 with a JSON object: access_token, token_type Bearer, expires_in a number (a string warns), refresh_token"
+    static let descriptor = CheckDescriptor(id: "token.response-shape", group: .token, level: .must, source: .rfc(6749, "§5.1", "Successful Response"),
+        summary: "The code redemption answers 200 with a JSON object: access_token, token_type Bearer, expires_in a number (a string warns), refresh_token")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         // The redemption is this check's own step: no answer within --timeout fails it; the steps before it skip it.

@@ -1,11 +1,8 @@
 /// A token past its `exp` must be refused (RFC 7519 §4.1.4). The suite cannot wait for the host's token to expire,
 /// so it moves `exp` an hour back: the host must refuse it for the expiry or for the signature that no longer fits.
 struct ExpiredTokenCheck: ConformanceCheck {
-    static let id = "unauthorized.expired-token"
-    static let group = CheckGroup.unauthorized
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(7519, "§4.1.4", "exp")
-    static let summary = "The host's own access token with exp an hour in the past gets 401 with the challenge"
+    static let descriptor = CheckDescriptor(id: "unauthorized.expired-token", group: .unauthorized, level: .must, source: .rfc(7519, "§4.1.4", "exp"),
+        summary: "The host's own access token with exp an hour in the past gets 401 with the challenge")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard let token = try await session.officeTokens().orSkip().accessToken else {

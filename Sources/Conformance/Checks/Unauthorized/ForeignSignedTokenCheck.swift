@@ -1,10 +1,7 @@
 /// A token signed by anyone but the host (RFC 7515 §5.2: verify the signature with the expected key).
 struct ForeignSignedTokenCheck: ConformanceCheck {
-    static let id = "unauthorized.foreign-signed-token"
-    static let group = CheckGroup.unauthorized
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(7515, "§5.2", "Message Signature or MAC Validation")
-    static let summary = "The host's token claims re-signed with a foreign key (or, for opaque tokens, a look-alike) get 401 with the challenge"
+    static let descriptor = CheckDescriptor(id: "unauthorized.foreign-signed-token", group: .unauthorized, level: .must, source: .rfc(7515, "§5.2", "Message Signature or MAC Validation"),
+        summary: "The host's token claims re-signed with a foreign key (or, for opaque tokens, a look-alike) get 401 with the challenge")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         guard let token = try await session.officeTokens().orSkip().accessToken else {

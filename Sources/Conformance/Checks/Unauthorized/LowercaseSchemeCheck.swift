@@ -1,11 +1,8 @@
 /// RFC 9110 §11.1: the scheme is case-insensitive, so `bearer` is `Bearer`: a bad token under it gets the challenge
 /// like any bad token, and the host's own token under it is accepted (a refusal there is a warning).
 struct LowercaseSchemeCheck: ConformanceCheck {
-    static let id = "unauthorized.lowercase-scheme"
-    static let group = CheckGroup.unauthorized
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(9110, "§11.1", "Authentication Scheme")
-    static let summary = "'Authorization: bearer <junk>' gets 401 with the challenge; 'bearer <the host's token>' is accepted"
+    static let descriptor = CheckDescriptor(id: "unauthorized.lowercase-scheme", group: .unauthorized, level: .must, source: .rfc(9110, "§11.1", "Authentication Scheme"),
+        summary: "'Authorization: bearer <junk>' gets 401 with the challenge; 'bearer <the host's token>' is accepted")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         let junk = ChallengeAnswer.judge(

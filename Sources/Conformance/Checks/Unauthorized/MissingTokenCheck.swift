@@ -1,10 +1,7 @@
 /// An ecosystem operation without a token is still a request without credentials.
 struct MissingTokenCheck: ConformanceCheck {
-    static let id = "unauthorized.missing-token"
-    static let group = CheckGroup.unauthorized
-    static let level = CheckLevel.must
-    static let source = SourceCitation.rfc(6750, "§3", "The WWW-Authenticate Response Header Field")
-    static let summary = "POST with X-WOPI-EcosystemOperation and no Authorization gets 401 with the challenge"
+    static let descriptor = CheckDescriptor(id: "unauthorized.missing-token", group: .unauthorized, level: .must, source: .rfc(6750, "§3", "The WWW-Authenticate Response Header Field"),
+        summary: "POST with X-WOPI-EcosystemOperation and no Authorization gets 401 with the challenge")
 
     func run(in session: ConformanceSession) async throws(CheckSkipped) -> CheckOutcome {
         ChallengeAnswer.judge(
