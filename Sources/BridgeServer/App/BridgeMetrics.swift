@@ -68,6 +68,9 @@ public final class BridgeMetrics: Sendable {
         case .unknownWopiSource: notFound.increment()
         case .badRequest: badRequests.increment()
         case .storeUnavailable: storeFailures.increment()
+        case .serverFault:
+            // A fault of the server's own: rare, so the counter is looked up when it happens.
+            registry.makeCounter(descriptor: Self.bootstrapResponses, labels: [("outcome", "server_error")]).increment()
         case .providerUnavailable:
             // Rare (a provider outage), so the counter is looked up when it happens.
             registry.makeCounter(descriptor: Self.bootstrapResponses, labels: [("outcome", "provider_unavailable")]).increment()

@@ -28,6 +28,7 @@ enum BearerRefusal: Error, Sendable, Equatable {
         case .invalidProof(let problem): self = .invalidDPoPProof(problem.oauthError)
         case .nonceRequired(let nonce): self = .dpopNonceRequired(nonce: nonce)
         case .storeUnavailable: self = .storeUnavailable
+        case .storeFault: self = .request(.serverFault)
         }
     }
 }

@@ -35,6 +35,8 @@ struct BearerTokenCheck: Sendable {
             verified = try await verifier.verifiedToken(token, at: now)
         } catch .storeUnavailable {
             throw .storeUnavailable
+        } catch .storeFault {
+            throw .request(.serverFault)
         } catch {
             throw .invalidToken("the access token is invalid")
         }

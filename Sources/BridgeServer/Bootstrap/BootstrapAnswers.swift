@@ -172,6 +172,8 @@ final class BootstrapAnswers: Sendable {
             var rendered = Self.text(.serviceUnavailable, "the store is unavailable, try again")
             rendered.headers[.retryAfter] = StoreOutage.retryAfterSeconds
             return rendered
+        case .serverFault:
+            return Self.text(.internalServerError, "the server could not answer")
         case .providerUnavailable:
             let body = #"{"error":"temporarily_unavailable","error_description":"the identity provider cannot be reached, try again"}"#
             var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]

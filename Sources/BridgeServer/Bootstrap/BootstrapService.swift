@@ -28,6 +28,9 @@ enum BootstrapOutcome: Sendable, Equatable {
     case unknownWopiSource
     case badRequest(String)
     case storeUnavailable
+    /// The store's answer failed for a reason of the server's own (`StoreUnavailable(classifying:)`): 500, never the
+    /// outage's 503 (trying again cannot help) and never a refusal of the token.
+    case serverFault
     /// The host's identity provider cannot be asked about a token it signed (its keys or introspection are out of
     /// reach): 503 `temporarily_unavailable` with `Retry-After` (RFC 6749 §4.1.2.1), never a refusal of the token.
     case providerUnavailable
@@ -92,10 +95,13 @@ struct BootstrapService: Sendable {
         let step = BootstrapStep(accessTokenID: claims.jti.value, sessionContext: unknownSource ? nil : request.sessionContext)
         let status: BootstrapStatus
         do {
-            status = try await bootstrapStatus(step, at: time)
-        } catch {
-            logger.error("bootstrap store failure", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            status = try await callStore { try await bootstrapStatus(step, at: time) }
+        } catch let outage as StoreUnavailable {
+            logger.error("bootstrap store unavailable", metadata: ["reason": "\(outage.reason)"])
             return .storeUnavailable
+        } catch {
+            logger.error("bootstrap failed, and not a store outage", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            return .serverFault
         }
         guard let (grant, user) = Self.accepted(status, for: claims) else {
             logger.debug("bootstrap token refused by the store")
@@ -190,7 +196,8 @@ struct BootstrapService: Sendable {
 extension BootstrapOutcome {
     /// The outcome without its values: what `/metrics` counts and the status it is answered with.
     enum Kind: Sendable {
-        case challenge, invalidToken, bootstrap, unknownWopiSource, badRequest, storeUnavailable, providerUnavailable
+        case challenge, invalidToken, bootstrap, unknownWopiSource, badRequest, storeUnavailable, serverFault
+        case providerUnavailable
 
         var status: Int {
             switch self {
@@ -199,6 +206,7 @@ extension BootstrapOutcome {
             case .unknownWopiSource: 404
             case .badRequest: 400
             case .storeUnavailable, .providerUnavailable: 503
+            case .serverFault: 500
             }
         }
     }
@@ -211,6 +219,7 @@ extension BootstrapOutcome {
         case .unknownWopiSource: .unknownWopiSource
         case .badRequest: .badRequest
         case .storeUnavailable: .storeUnavailable
+        case .serverFault: .serverFault
         case .providerUnavailable: .providerUnavailable
         }
     }

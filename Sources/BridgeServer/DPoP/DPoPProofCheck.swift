@@ -22,14 +22,22 @@ enum DPoPRefusal: Error, Sendable, Hashable {
     case nonceRequired(nonce: String)
     /// The replay check could not ask the store: 503, never a pass.
     case storeUnavailable
+    /// The replay check failed for a reason that is the server's own (`StoreUnavailable(classifying:)`): 500.
+    case storeFault
 
     var oauthError: OAuthError {
         switch self {
         case .invalidProof(let problem): problem.oauthError
         case .nonceRequired: OAuthError(.useDPoPNonce, description: "retry with the nonce in the DPoP-Nonce header (RFC 9449 section 8)")
         case .storeUnavailable: .storeUnavailable
+        case .storeFault: .serverFault
         }
     }
+}
+
+extension DPoPRefusal: StoreCallFailure {
+    init(_ outage: StoreUnavailable) { self = .storeUnavailable }
+    init(storeFault: any Error) { self = .storeFault }
 }
 
 /// The request a proof is judged against.

@@ -40,12 +40,7 @@ struct DPoPProofs: Sendable {
     func verify(_ header: String, for request: DPoPRequest, at now: Date) async throws(DPoPRefusal) -> VerifiedDPoPProof {
         let proof = try check.check(header, for: request, at: now)
         let use = DPoPProofUse(keyThumbprint: proof.thumbprint, proofID: proof.id, expiresAt: proof.replayWindowEnds)
-        let outcome: DPoPProofUseOutcome
-        do {
-            outcome = try await store.useDPoPProof(use, at: now)
-        } catch {
-            throw .storeUnavailable
-        }
+        let outcome = try await callStore(failingAs: DPoPRefusal.self) { try await store.useDPoPProof(use, at: now) }
         guard outcome == .firstUse else {
             throw .invalidProof(.invalid(member: "jti", reason: "was used before: a proof is good for one request (RFC 9449 section 11.1)"))
         }

@@ -12,6 +12,8 @@ extension AccessTokenVerifier {
             verified = try await verifiedToken(jwt, at: now)
         } catch .storeUnavailable {
             throw OAuthError.storeUnavailable
+        } catch .storeFault {
+            throw OAuthError.serverFault
         } catch {
             throw OAuthError(code, description: "the access token is not valid")
         }

@@ -19,6 +19,8 @@ struct WopiTokenIntrospection: Sendable {
             verified = try await verifier.verifyForAnyResource(token, at: time)
         } catch .storeUnavailable {
             throw OAuthError.storeUnavailable
+        } catch .storeFault {
+            throw OAuthError.serverFault
         } catch {
             return .inactive
         }

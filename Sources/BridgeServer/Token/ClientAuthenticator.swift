@@ -54,16 +54,12 @@ struct ClientAuthenticator: Sendable {
     func authenticate(_ request: OAuthFormRequest, form: FormParameters) async throws(OAuthError) -> AuthenticatedClient {
         let client = try authenticate(form: form, authorization: request.authorization, attestation: request.attestation)
         guard let attestation = client.attestation else { return client }
-        guard let usedProofs else { throw .storeUnavailable }
+        // A server built without the replay store is the server's fault, not an outage.
+        guard let usedProofs else { throw .serverFault }
         let use = DPoPProofUse(
             clientAttestationKey: attestation.keyThumbprint, proofID: attestation.proofID,
             expiresAt: attestation.replayWindowEnds)
-        let outcome: DPoPProofUseOutcome
-        do {
-            outcome = try await usedProofs.useDPoPProof(use, at: now())
-        } catch {
-            throw .storeUnavailable
-        }
+        let outcome = try await callStore(failingAs: OAuthError.self) { try await usedProofs.useDPoPProof(use, at: now()) }
         guard outcome == .firstUse else {
             throw ClientAttestationCheck.refusal("the PoP's jti was used before: a PoP is good for one request (section 11.1)")
         }

@@ -29,6 +29,8 @@ extension AccessTokenVerifier {
             verified = try await verifiedToken(jwt, at: time)
         } catch .storeUnavailable {
             throw OAuthError.storeUnavailable
+        } catch .storeFault {
+            throw OAuthError.serverFault
         } catch {
             return nil
         }

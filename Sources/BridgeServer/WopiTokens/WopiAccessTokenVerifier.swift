@@ -18,6 +18,8 @@ public struct WopiAccessTokenVerifier: Sendable {
         case unknownUser
         /// The store could not be asked; the caller answers 503, never lets the token through.
         case storeUnavailable
+        /// The store's answer failed for a reason of the server's own (`StoreUnavailable(classifying:)`): 500.
+        case storeFault
     }
 
     /// A token that may be used: what it says, its grant and the grant's user.
@@ -83,18 +85,20 @@ public struct WopiAccessTokenVerifier: Sendable {
         if let external = ExternalGrant(claims.grantID) {
             return Verified(claims: claims, grant: external.grant(at: claims.issuedAt), user: external.user)
         }
-        let holder: GrantHolder?
-        do {
-            holder = try await grants.value(for: claims.grantID, store: store, at: now) {
+        let holder = try await callStore(failingAs: Rejection.self) {
+            try await grants.value(for: claims.grantID, store: store, at: now) {
                 guard let grant = try await store.grant(id: claims.grantID) else { return nil }
                 return GrantHolder(grant: grant, user: try await store.user(id: grant.userID))
             }
-        } catch {
-            throw .storeUnavailable
         }
         guard let holder else { throw .unknownGrant }
         guard holder.grant.revokedAt == nil else { throw .revoked }
         guard let user = holder.user else { throw .unknownUser }
         return Verified(claims: claims, grant: holder.grant, user: user)
     }
+}
+
+extension WopiAccessTokenVerifier.Rejection: StoreCallFailure {
+    init(_ outage: StoreUnavailable) { self = .storeUnavailable }
+    init(storeFault: any Error) { self = .storeFault }
 }

@@ -14,6 +14,7 @@ extension WopiAccessTokenVerifier.Rejection {
         case .unknownUser: .invalidToken("the WOPI access token's user no longer exists")
         case .wrongResource: nil
         case .storeUnavailable: .storeUnavailable
+        case .storeFault: .request(.serverFault)
         }
     }
 }

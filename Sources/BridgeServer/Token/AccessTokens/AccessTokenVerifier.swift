@@ -14,6 +14,9 @@ public struct AccessTokenVerifier: Sendable {
         case unknown
         /// The store could not be asked; the caller answers 503, never lets the token through.
         case storeUnavailable
+        /// The store's answer failed for a reason of the server's own (`StoreUnavailable(classifying:)`): the
+        /// caller answers 500, neither an outage nor a refusal of the token.
+        case storeFault
     }
 
     let keys: SigningKeySet
@@ -69,13 +72,10 @@ public struct AccessTokenVerifier: Sendable {
     /// Like `verify`, with the claims introspection reports (the scope may be narrower than the grant's).
     func verifiedToken(_ token: String, at now: Date) async throws(Rejection) -> VerifiedAccessToken {
         let claims = try await verifiedClaims(token, at: now)
-        let status: AccessTokenStatus
-        do {
-            status = try await statuses.value(for: claims.jti.value, store: store, at: now) {
+        let status = try await callStore(failingAs: Rejection.self) {
+            try await statuses.value(for: claims.jti.value, store: store, at: now) {
                 try await store.accessTokenStatus(tokenID: claims.jti.value, at: now)
             }
-        } catch {
-            throw .storeUnavailable
         }
         switch status {
         case .active(let record, let grant) where grant.subject == claims.sub.value && grant.clientID == claims.client_id:
@@ -92,4 +92,9 @@ struct VerifiedAccessToken: Sendable {
     let record: AccessTokenRecord
     let grant: GrantRecord
     let claims: AccessTokenClaims
+}
+
+extension AccessTokenVerifier.Rejection: StoreCallFailure {
+    init(_ outage: StoreUnavailable) { self = .storeUnavailable }
+    init(storeFault: any Error) { self = .storeFault }
 }
